@@ -1,0 +1,75 @@
+import { describe, it, expect } from 'vitest';
+import { RootStore, PERSIST_KEY, REHYDRATE_TIMEOUT_MS } from '../../src/stores/root';
+import { memoryStorage } from '../../src/stores/storage';
+import type { Business } from '../../src/stores/user';
+
+const biz: Business[] = [
+  { businessId: 'b1', businessName: '甲公司', chargeForm: 'prepaid', userType: 'admin', servicePacks: ['attendance'] },
+  { businessId: 'b2', businessName: '乙公司', chargeForm: 'postpaid', userType: 'operator', servicePacks: [] },
+];
+
+describe('stores', () => {
+  it('start with the spec defaults', async () => {
+    const s = new RootStore(memoryStorage());
+    expect(s.user.snapshot()).toEqual({
+      token: '', refreshToken: '', userTel: '', businessList: [],
+      businessInfo: { businessId: '', chargeForm: '' }, authFlag: true,
+    });
+    expect(s.nav.snapshot()).toEqual({ horizontalSelectedUrl: '/', openKeys: [], selectedKeys: [], menuType: 'inline' });
+    expect(s.freeLogin.isFreeLogin).toBe(false);
+    expect(REHYDRATE_TIMEOUT_MS).toBe(5000);
+    expect(s.rehydrated).toBe(false);
+  });
+
+  it('persist user and persist areas under "root" and mirror token/refreshToken/companyId/chargeForm', async () => {
+    const storage = memoryStorage();
+    const s = new RootStore(storage);
+    await s.rehydrate();
+    s.user.setSession({ token: 't1', refreshToken: 'r1', userTel: '13800000000', businessList: biz });
+    s.user.selectBusiness('b2');
+    s.nav.setMenuType('horizontal');
+    const root = JSON.parse(storage.getItem(PERSIST_KEY)!);
+    expect(root.user.token).toBe('t1');
+    expect(root.user.businessInfo).toEqual({ businessId: 'b2', chargeForm: 'postpaid' });
+    expect(root.persist.nav.menuType).toBe('horizontal');
+    expect(storage.getItem('token')).toBe('t1');
+    expect(storage.getItem('refreshToken')).toBe('r1');
+    expect(storage.getItem('companyId')).toBe('b2');
+    expect(storage.getItem('chargeForm')).toBe('postpaid');
+
+    const again = new RootStore(storage);
+    await again.rehydrate();
+    expect(again.rehydrated).toBe(true);
+    expect(again.user.token).toBe('t1');
+    expect(again.user.currentBusiness?.businessName).toBe('乙公司');
+    expect(again.nav.menuType).toBe('horizontal');
+  });
+
+  it('logout clears the mirrored keys to empty strings', async () => {
+    const storage = memoryStorage();
+    const s = new RootStore(storage);
+    await s.rehydrate();
+    s.user.setSession({ token: 't1', refreshToken: 'r1', userTel: '13800000000', businessList: biz });
+    s.user.selectBusiness('b1');
+    s.logout();
+    for (const k of ['token', 'refreshToken', 'companyId', 'chargeForm']) expect(storage.getItem(k)).toBe('');
+    expect(s.user.isLoggedIn).toBe(false);
+    expect(JSON.parse(storage.getItem(PERSIST_KEY)!).user.token).toBe('');
+  });
+
+  it('selects the only business automatically and refuses a foreign one', async () => {
+    const s = new RootStore(memoryStorage());
+    s.user.setSession({ token: 't', refreshToken: 'r', userTel: '1', businessList: [biz[0]] });
+    expect(s.user.businessInfo).toEqual({ businessId: 'b1', chargeForm: 'prepaid' });
+    expect(() => s.user.selectBusiness('zzz')).toThrow(/not one of this account/);
+  });
+
+  it('keeps a corrupt saved entry aside instead of losing it', async () => {
+    const storage = memoryStorage({ [PERSIST_KEY]: '{not json' });
+    const s = new RootStore(storage);
+    const r = await s.rehydrate();
+    expect(r.timedOut).toBe(false);
+    expect(storage.getItem(`${PERSIST_KEY}.corrupt`)).toBe('{not json');
+    expect(s.user.token).toBe('');
+  });
+});
