@@ -1,0 +1,105 @@
+/** Pure route helpers (no vite, no fs) so both the browser runtime and node tests can use them. */
+import type { RouteNode } from './types';
+
+/** True when the route is a leaf: it has a page or an external href (group folders are not leaves). */
+export function isLeafRoute(route: RouteNode): boolean {
+  return route.page !== undefined || route.href !== undefined;
+}
+
+/** All leaf routes (routes with a page or href), depth-first in file order. */
+export function flattenRoutes(routes: RouteNode[]): RouteNode[] {
+  const out: RouteNode[] = [];
+  const walk = (list: RouteNode[]) => {
+    for (const r of list) {
+      if (isLeafRoute(r)) out.push(r);
+      if (r.childRoutes) walk(r.childRoutes);
+    }
+  };
+  walk(routes);
+  return out;
+}
+
+/** Every route node (groups and leaves), depth-first. */
+export function allRoutes(routes: RouteNode[]): RouteNode[] {
+  const out: RouteNode[] = [];
+  const walk = (list: RouteNode[]) => {
+    for (const r of list) {
+      out.push(r);
+      if (r.childRoutes) walk(r.childRoutes);
+    }
+  };
+  walk(routes);
+  return out;
+}
+
+function splitPath(p: string): string[] {
+  const clean = p.split(/[?#]/)[0];
+  return clean.split('/').filter((s) => s.length > 0);
+}
+
+/**
+ * Match a route pattern such as '/order/detail/:id' against a concrete pathname.
+ * Returns the params ({ id: '42' }) or null when it does not match. Trailing slashes are ignored;
+ * a query string or hash on the pathname is ignored.
+ */
+export function matchRoute(pattern: string, pathname: string): Record<string, string> | null {
+  const ps = splitPath(pattern);
+  const xs = splitPath(pathname);
+  if (ps.length !== xs.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i];
+    const x = xs[i];
+    if (p.startsWith(':')) {
+      if (!x) return null;
+      try {
+        params[p.slice(1)] = decodeURIComponent(x);
+      } catch {
+        params[p.slice(1)] = x;
+      }
+    } else if (p !== x) {
+      return null;
+    }
+  }
+  return params;
+}
+
+/**
+ * True when a link template (e.g. '/order/detail/:id' or '/invoice/apply') can lead to the route
+ * pattern: literal segments must be equal, a route param matches any segment, and a
+ * ':placeholder' segment in the template only matches a route param.
+ */
+export function templateTargetsRoute(template: string, pattern: string): boolean {
+  const ts = splitPath(template);
+  const ps = splitPath(pattern);
+  if (ts.length !== ps.length) return false;
+  return ps.every((p, i) => {
+    const t = ts[i];
+    if (p.startsWith(':')) return t.length > 0;
+    return !t.startsWith(':') && t === p;
+  });
+}
+
+/** Fill ':field' placeholders in a link template from a record, e.g. ('/order/detail/:id', {id: 7}). */
+export function fillPath(template: string, record: Record<string, unknown>): string {
+  return template.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, key: string) =>
+    encodeURIComponent(String(record[key] ?? '')),
+  );
+}
+
+/** Find the leaf route whose pattern matches a pathname (first match wins). */
+export function findRoute(
+  routes: RouteNode[],
+  pathname: string,
+): { route: RouteNode; params: Record<string, string> } | null {
+  // Literal segments win over params: '/invoice/refunds/apply' before '/invoice/refunds/:x'.
+  const paramCount = (r: RouteNode) => splitPath(r.path).filter((s) => s.startsWith(':')).length;
+  const candidates = flattenRoutes(routes)
+    .filter((r) => r.page)
+    .sort((a, b) => paramCount(a) - paramCount(b));
+  for (const route of candidates) {
+    const params = matchRoute(route.path, pathname);
+    if (params) return { route, params };
+  }
+  return null;
+}
