@@ -1,0 +1,111 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** Row-returning query interface shared by both drivers (Postgres dialect, $1 params). */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  /** Runs fn inside one transaction; nested calls reuse the outer transaction. */
+  tx<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  readonly driver: 'pglite' | 'postgres';
+}
+
+export interface OpenDbOptions {
+  /** When set, connect to real PostgreSQL through a pg Pool. */
+  databaseUrl?: string;
+  /** PGlite data directory; 'memory' (or 'memory://') keeps everything in memory. */
+  dataDir?: string;
+}
+
+function txView(driver: Db['driver'], run: Queryable['query']): Db {
+  const db: Db = {
+    driver,
+    query: run,
+    tx: (fn) => fn(db),
+    close: async () => {
+      throw new Error('close() is not available inside a transaction');
+    },
+  };
+  return db;
+}
+
+export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  let target: string;
+  if (dataDir === 'memory' || dataDir.startsWith('memory://')) {
+    target = 'memory://';
+  } else {
+    target = resolve(dataDir);
+    mkdirSync(target, { recursive: true });
+  }
+  const pg = await PGlite.create(target);
+  const db: Db = {
+    driver: 'pglite',
+    async query<T>(sql: string, params: unknown[] = []) {
+      const res = await pg.query<T>(sql, params);
+      return res.rows;
+    },
+    async tx<T>(fn: (db: Db) => Promise<T>) {
+      return pg.transaction(async (t) =>
+        fn(
+          txView('pglite', async <R,>(sql: string, params: unknown[] = []) => {
+            const res = await t.query<R>(sql, params);
+            return res.rows;
+          }),
+        ),
+      );
+    },
+    async close() {
+      await pg.close();
+    },
+  };
+  return db;
+}
+
+export async function openPostgres(databaseUrl: string): Promise<Db> {
+  const pgMod = await import('pg');
+  const Pool = pgMod.default?.Pool ?? (pgMod as unknown as { Pool: typeof import('pg').Pool }).Pool;
+  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  // Fail fast on a bad URL.
+  const probe = await pool.connect();
+  probe.release();
+  const db: Db = {
+    driver: 'postgres',
+    async query<T>(sql: string, params: unknown[] = []) {
+      const res = await pool.query(sql, params);
+      return res.rows as T[];
+    },
+    async tx<T>(fn: (db: Db) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(
+          txView('postgres', async <R,>(sql: string, params: unknown[] = []) => {
+            const res = await client.query(sql, params);
+            return res.rows as R[];
+          }),
+        );
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+  return db;
+}
+
+/** Picks PostgreSQL when a URL is given, otherwise embedded PGlite. */
+export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  return openPglite(opts.dataDir || '.data/pglite');
+}
