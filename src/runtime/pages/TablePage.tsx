@@ -1,0 +1,186 @@
+import { useMemo, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button, Popconfirm, Space, message } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
+import { observer } from 'mobx-react-lite';
+import type { TableSchema } from '../../schema/types';
+import { fillPath } from '../../schema/routes';
+import { api, ApiError } from '../../services/request';
+import { useStores } from '../context';
+import { allowedFor } from '../access';
+import { isDateColumn, proValueType, toCsv, toQuery, toValueEnum } from '../tableColumns';
+import { formatValue } from '../format';
+
+type Row = Record<string, unknown>;
+interface ListResult {
+  list: Row[];
+  total: number;
+}
+
+const EXPORT_PAGE = 200;
+const EXPORT_MAX = 5000;
+
+/** A list page rendered from a table schema with ProTable: search form, pagination, sort, links, actions. */
+export const TablePage = observer(function TablePage({ schema }: { schema: TableSchema }) {
+  const { user } = useStores();
+  const navigate = useNavigate();
+  const actionRef = useRef<ActionType>();
+  const lastQuery = useRef<Record<string, string | number>>({});
+  const [exporting, setExporting] = useState(false);
+  const biz = user.currentBusiness;
+  const ctx = { userType: biz?.userType, servicePacks: biz?.servicePacks ?? [] };
+  const isBusinessPicker = schema.id === 'businesses';
+
+  const columns = useMemo(() => {
+    const cols: ProColumns<Row>[] = [];
+    for (const c of schema.columns) {
+      const valueEnum = toValueEnum(c.options);
+      cols.push({
+        title: c.title,
+        dataIndex: c.dataIndex,
+        key: c.dataIndex,
+        valueType: (c.options ? 'select' : proValueType(c.valueType)) as ProColumns<Row>['valueType'],
+        valueEnum,
+        hideInTable: c.hideInTable || c.valueType === 'dateRange',
+        hideInSearch: !c.search,
+        sorter: c.sorter,
+        copyable: c.copyable,
+        ellipsis: c.ellipsis,
+        width: c.width,
+        render: c.link
+          ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
+          : undefined,
+      });
+      if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
+        cols.push({ title: c.title, dataIndex: c.dataIndex, key: `${c.dataIndex}__range`, valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
+        cols[cols.length - 2].hideInSearch = true;
+      }
+    }
+    const actions = (schema.rowActions ?? []).filter((a) => allowedFor(a.userType, ctx));
+    if (actions.length > 0 || isBusinessPicker) {
+      cols.push({
+        title: '操作',
+        key: '__actions',
+        valueType: 'option',
+        fixed: 'right',
+        render: (_, record) => [
+          ...(isBusinessPicker
+            ? [
+                <a
+                  key="enter"
+                  onClick={() => {
+                    user.selectBusiness(String(record.businessId));
+                    message.success(`已进入 ${String(record.businessName)}`);
+                    navigate('/');
+                  }}
+                >
+                  {user.businessInfo.businessId === record.businessId ? '当前企业' : '进入'}
+                </a>,
+              ]
+            : []),
+          ...actions.map((a) => {
+            if (a.to) return <Link key={a.label} to={fillPath(a.to, record)}>{a.label}</Link>;
+            const [method, path] = (a.api ?? '').split(' ');
+            const run = async () => {
+              try {
+                await (method === 'DELETE' ? api.del(fillPath(path, record)) : api.post(fillPath(path, record)));
+                message.success(`${a.label}成功`);
+                actionRef.current?.reload();
+              } catch (e) {
+                message.error(e instanceof ApiError ? e.message : `${a.label}失败`);
+              }
+            };
+            return a.confirm ? (
+              <Popconfirm key={a.label} title={a.confirm} onConfirm={run}>
+                <a>{a.label}</a>
+              </Popconfirm>
+            ) : (
+              <a key={a.label} onClick={run}>{a.label}</a>
+            );
+          }),
+        ],
+      });
+    }
+    return cols;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [schema, ctx.userType, user.businessInfo.businessId]);
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const visible = schema.columns.filter((c) => !c.hideInTable && c.valueType !== 'dateRange');
+      const rows: Row[] = [];
+      for (let page = 1; rows.length < EXPORT_MAX; page++) {
+        const r = await api.get<ListResult>(schema.api, { ...lastQuery.current, current: page, pageSize: EXPORT_PAGE });
+        rows.push(...r.list);
+        if (r.list.length < EXPORT_PAGE || rows.length >= r.total) break;
+      }
+      const csv = toCsv(
+        visible.map((c) => c.title),
+        rows.map((r) => visible.map((c) => formatValue(r[c.dataIndex], c.valueType, c.options))),
+      );
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `${schema.title}.csv`;
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch (e) {
+      message.error(e instanceof ApiError ? e.message : '导出失败');
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const toolbar = (schema.toolbar ?? [])
+    .filter((t) => allowedFor(t.userType, ctx))
+    .map((t) =>
+      t.href ? (
+        <Button key={t.label} type={t.primary ? 'primary' : 'default'} href={t.href} target="_blank">
+          {t.label}
+        </Button>
+      ) : (
+        <Button key={t.label} type={t.primary ? 'primary' : 'default'} onClick={() => navigate(t.to ?? '/')}>
+          {t.label}
+        </Button>
+      ),
+    );
+  if (schema.exportable) {
+    toolbar.push(
+      <Button key="__export" icon={<DownloadOutlined />} loading={exporting} onClick={exportCsv}>
+        导出
+      </Button>,
+    );
+  }
+
+  return (
+    <ProTable<Row>
+      key={user.businessInfo.businessId}
+      headerTitle={schema.title}
+      rowKey={schema.rowKey}
+      actionRef={actionRef}
+      columns={columns}
+      scroll={{ x: 'max-content' }}
+      search={schema.columns.some((c) => c.search) ? { labelWidth: 'auto' } : false}
+      pagination={{ defaultPageSize: schema.pageSize ?? 20, showSizeChanger: true }}
+      toolBarRender={() => [<Space key="tb">{toolbar}</Space>]}
+      request={async (params, sort) => {
+        const query = toQuery(schema.columns, params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
+        lastQuery.current = query;
+        try {
+          if (isBusinessPicker) {
+            const list = await api.get<Row[] | ListResult>(schema.api);
+            const rows = Array.isArray(list) ? list : list.list;
+            return { data: rows, total: rows.length, success: true };
+          }
+          const r = await api.get<ListResult>(schema.api, query);
+          return { data: r.list, total: r.total, success: true };
+        } catch (e) {
+          message.error(e instanceof ApiError ? e.message : '加载失败');
+          return { data: [], total: 0, success: false };
+        }
+      }}
+    />
+  );
+});
