@@ -517,7 +517,8 @@ function validateRoutesFile(c: FileChecker, data: Json): RouteInfo[] {
       brand: { required: true, check: c.str },
       defaultPath: { required: true, check: c.str },
       routes: { required: true, check: c.arrayOf(routeCheck(null), { nonEmpty: true }) },
-    })
+    }) ||
+    !Array.isArray(data.routes)
   )
     return infos;
 

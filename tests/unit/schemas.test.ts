@@ -1,0 +1,249 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSchemaFiles, validateSchemaDir } from '../../src/schema/load-node';
+import { fillPath, findRoute, flattenRoutes, matchRoute, templateTargetsRoute } from '../../src/schema/routes';
+import type { RouteNode, RoutesFile, SchemaIssue } from '../../src/schema/types';
+import { formatIssues, validateSchemas } from '../../src/schema/validator';
+
+const ROOT = resolve(__dirname, '../..');
+const loaded = loadSchemaFiles(ROOT);
+const real = loaded.files;
+const routesFile = real['schemas/routes.json'] as RoutesFile;
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Deep copy of the real files, mutated by `fn`, then validated. */
+function mutate(fn: (files: Record<string, any>) => void): SchemaIssue[] {
+  const files = structuredClone(real) as Record<string, any>;
+  fn(files);
+  return validateSchemas(files);
+}
+
+function findByPath(routes: RouteNode[], path: string): RouteNode {
+  for (const r of routes) {
+    if (r.path === path) return r;
+    if (r.childRoutes) {
+      try {
+        return findByPath(r.childRoutes, path);
+      } catch {
+        /* keep looking */
+      }
+    }
+  }
+  throw new Error(`no route ${path}`);
+}
+
+function expectIssue(issues: SchemaIssue[], file: string, path: string, reason: string) {
+  const hit = issues.find((i) => i.file === file && i.path === path && i.reason.includes(reason));
+  expect(hit, `expected ${file}: ${path}: ...${reason}... in\n${formatIssues(issues)}`).toBeTruthy();
+}
+
+describe('real schemas', () => {
+  it('load without syntax errors and validate cleanly', () => {
+    expect(loaded.issues).toEqual([]);
+    expect(Object.keys(real).length).toBeGreaterThan(20);
+    const issues = validateSchemas(real);
+    expect(formatIssues(issues)).toBe('');
+  });
+
+  it('have 22 leaf routes, default path /mine/home and the brand', () => {
+    expect(flattenRoutes(routesFile.routes)).toHaveLength(22);
+    expect(routesFile.defaultPath).toBe('/mine/home');
+    expect(routesFile.brand).toBe('· 保险服务企业版');
+  });
+
+  it('marks login, agreement and set-password public without layout', () => {
+    for (const p of ['/login', '/agreement', '/set-password']) {
+      const r = findByPath(routesFile.routes, p);
+      expect(r.public, p).toBe(true);
+      expect(r.navStyle, p).toBe('none');
+      expect(r.hidden, p).toBe(true);
+    }
+    const others = flattenRoutes(routesFile.routes).filter((r) => !['/login', '/agreement', '/set-password'].includes(r.path));
+    expect(others.every((r) => !r.public)).toBe(true);
+  });
+
+  it('attendance needs the attendance service pack; bank accounts are admin only', () => {
+    const a = findByPath(routesFile.routes, '/insure/attendance');
+    expect(a.needServicePack).toBe(true);
+    expect(a.servicePackName).toBe('attendance');
+    expect(findByPath(routesFile.routes, '/setting/bank-accounts').userType).toEqual(['admin']);
+  });
+
+  it('CLI-equivalent directory validation passes', () => {
+    expect(validateSchemaDir(ROOT).issues).toEqual([]);
+  });
+});
+
+describe('route helpers', () => {
+  it('matchRoute extracts params and rejects mismatches', () => {
+    expect(matchRoute('/order/detail/:id', '/order/detail/42')).toEqual({ id: '42' });
+    expect(matchRoute('/order/detail/:id', '/order/detail/42/')).toEqual({ id: '42' });
+    expect(matchRoute('/order/detail/:id', '/order/detail')).toBeNull();
+    expect(matchRoute('/order/list', '/order/list?x=1')).toEqual({});
+    expect(matchRoute('/order/list', '/order/lists')).toBeNull();
+  });
+
+  it('findRoute prefers literal routes; templates and fillPath work', () => {
+    expect(findRoute(routesFile.routes, '/invoice/refunds/apply')?.route.page?.schema).toBe('invoice-refund-apply');
+    expect(findRoute(routesFile.routes, '/insured/records/7')?.params).toEqual({ id: '7' });
+    expect(templateTargetsRoute('/order/detail/:id', '/order/detail/:id')).toBe(true);
+    expect(templateTargetsRoute('/order/:id', '/order/list')).toBe(false);
+    expect(fillPath('/order/detail/:id', { id: 'a b' })).toBe('/order/detail/a%20b');
+  });
+});
+
+describe('validator catches mistakes', () => {
+  const R = 'schemas/routes.json';
+
+  it('missing title on a route', () => {
+    const issues = mutate((f) => {
+      delete f[R].routes[5].childRoutes[0].title;
+    });
+    expectIssue(issues, R, '$.routes[5].childRoutes[0].title', 'missing required key "title"');
+  });
+
+  it('missing title on a table', () => {
+    const issues = mutate((f) => {
+      delete f['schemas/tables/orders.json'].title;
+    });
+    expectIssue(issues, 'schemas/tables/orders.json', '$.title', 'missing required key');
+  });
+
+  it('unknown (typo) key with suggestion', () => {
+    const issues = mutate((f) => {
+      const col = f['schemas/tables/orders.json'].columns[0];
+      col.serach = true;
+    });
+    expectIssue(issues, 'schemas/tables/orders.json', '$.columns[0].serach', 'did you mean "search"');
+  });
+
+  it('bad icon', () => {
+    const issues = mutate((f) => {
+      f[R].routes[3].icon = 'HomeOutline';
+    });
+    expectIssue(issues, R, '$.routes[3].icon', 'invalid icon "HomeOutline"');
+  });
+
+  it('broken schema reference and wrong kind', () => {
+    let issues = mutate((f) => {
+      f[R].routes[5].childRoutes[2].page.schema = 'insure-batchez';
+    });
+    expectIssue(issues, R, '$.routes[5].childRoutes[2].page.schema', 'schemas/tables/insure-batchez.json');
+    issues = mutate((f) => {
+      f[R].routes[5].childRoutes[2].page.kind = 'form';
+    });
+    expectIssue(issues, R, '$.routes[5].childRoutes[2].page.schema', 'wrong kind');
+  });
+
+  it('duplicate route path', () => {
+    const issues = mutate((f) => {
+      f[R].routes[6].childRoutes[1].path = '/insured/persons';
+    });
+    expectIssue(issues, R, '$.routes[6].childRoutes[1].path', 'duplicate route path "/insured/persons"');
+  });
+
+  it('child path outside parent and relative path', () => {
+    let issues = mutate((f) => {
+      f[R].routes[7].childRoutes[0].path = '/orders/list';
+    });
+    expectIssue(issues, R, '$.routes[7].childRoutes[0].path', 'must start with parent path');
+    issues = mutate((f) => {
+      f[R].routes[3].path = 'mine/home';
+    });
+    expectIssue(issues, R, '$.routes[3].path', 'must be absolute');
+  });
+
+  it('needServicePack without servicePackName', () => {
+    const issues = mutate((f) => {
+      delete f[R].routes[5].childRoutes[1].servicePackName;
+    });
+    expectIssue(issues, R, '$.routes[5].childRoutes[1].servicePackName', 'servicePackName is missing');
+  });
+
+  it('bad regex pattern', () => {
+    const issues = mutate((f) => {
+      f['schemas/forms/login.json'].fields[0].pattern = '^1[3-9\\d{9}$';
+    });
+    expectIssue(issues, 'schemas/forms/login.json', '$.fields[0].pattern', 'not a valid RegExp');
+  });
+
+  it('leaf count, defaultPath, href and unreferenced files', () => {
+    const issues = mutate((f) => {
+      f[R].routes.splice(4, 1); // drop /mine/business -> 21 leaves, businesses table unused
+      f[R].defaultPath = '/mine/nowhere';
+      f[R].routes[3].href = 'ftp://x';
+    });
+    expectIssue(issues, R, '$.routes', 'found 21');
+    expectIssue(issues, R, '$.defaultPath', 'not the path of any leaf route');
+    expectIssue(issues, R, '$.routes[3].href', 'http(s) URL');
+    expectIssue(issues, R, '$.routes[3]', 'both "page" and "href"');
+    expectIssue(issues, 'schemas/tables/businesses.json', '$', 'not referenced by any route');
+  });
+
+  it('enum options, value types, duplicates, id and link targets', () => {
+    const T = 'schemas/tables/orders.json';
+    const issues = mutate((f) => {
+      const t = f[T];
+      t.columns[4].options = [];
+      t.columns[3].valueType = 'currency';
+      t.columns[1].dataIndex = 'orderNo';
+      t.columns[0].link = '/order/detail/:id/extra';
+      t.id = 'order-list';
+      f['schemas/forms/claim-report.json'].fields[1].name = 'personName';
+      f['schemas/forms/claim-report.json'].fields[2].type = 'datetime';
+      f['schemas/tables/invoices.json'].columns[4].options[1].value = 'normal';
+      f['schemas/tables/invoices.json'].toolbar[0].to = '/invoice/apply-now';
+    });
+    expectIssue(issues, T, '$.columns[4].options', 'non-empty array');
+    expectIssue(issues, T, '$.columns[3].valueType', 'invalid valueType "currency"');
+    expectIssue(issues, T, '$.columns[1].dataIndex', 'duplicate column dataIndex "orderNo"');
+    expectIssue(issues, T, '$.columns[0].link', 'does not match any page route');
+    expectIssue(issues, T, '$.id', 'must equal the file name "orders"');
+    expectIssue(issues, 'schemas/forms/claim-report.json', '$.fields[1].name', 'duplicate field name');
+    expectIssue(issues, 'schemas/forms/claim-report.json', '$.fields[2].type', 'invalid field type "datetime"');
+    expectIssue(issues, 'schemas/tables/invoices.json', '$.columns[4].options[1].value', 'duplicate option value');
+    expectIssue(issues, 'schemas/tables/invoices.json', '$.toolbar[0].to', 'does not match any page route');
+  });
+
+  it('wrong types are reported with the JSON path', () => {
+    const issues = mutate((f) => {
+      f[R].routes[3].hidden = 'yes';
+      f['schemas/forms/insure-roster.json'].fields[2].columns[0].required = 1;
+    });
+    expectIssue(issues, R, '$.routes[3].hidden', 'must be a boolean');
+    expectIssue(issues, 'schemas/forms/insure-roster.json', '$.fields[2].columns[0].required', 'must be a boolean');
+  });
+
+  it('JSON syntax errors are issues, not exceptions (loadSchemaFiles on a temp dir)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'schemas-test-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'schemas', 'tables'), { recursive: true });
+    writeFileSync(join(dir, 'schemas', 'routes.json'), JSON.stringify(routesFile));
+    writeFileSync(join(dir, 'schemas', 'tables', 'orders.json'), '{ "id": "orders", ');
+    const { files, issues } = loadSchemaFiles(dir);
+    expect(Object.keys(files)).toEqual(['schemas/routes.json']);
+    expect(issues).toHaveLength(1);
+    expectIssue(issues, 'schemas/tables/orders.json', '$', 'invalid JSON');
+    // validation continues with the parsable files
+    const all = validateSchemaDir(dir).issues;
+    expectIssue(all, 'schemas/tables/orders.json', '$', 'invalid JSON');
+    expectIssue(all, R, '$.routes[4].page.schema', 'not found');
+  });
+});
+
+describe('browser registry (import.meta.glob, also supported by vitest)', () => {
+  it('validates at start-up and exposes typed accessors', async () => {
+    const reg = await import('../../src/schema/registry');
+    expect(reg.routesFile.defaultPath).toBe('/mine/home');
+    expect(reg.getTable('orders').api).toBe('/api/orders');
+    expect(reg.getForm('login').submit.api).toBe('/api/auth/login');
+    expect(reg.getDetail('agreement').content).toContain('用户服务协议');
+    expect(() => reg.getTable('nope')).toThrow(/Unknown table schema "nope"/);
+    expect(reg.flattenRoutes(reg.routesFile.routes)).toHaveLength(22);
+  });
+});
