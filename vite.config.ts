@@ -11,6 +11,9 @@ export default defineConfig(({ command }) => ({
   server: { proxy: { '/api': gateway } },
   build: { outDir: 'dist', chunkSizeWarningLimit: 4000 },
   test: {
+    // A machine-readable report next to the console one: .ci/run reads its counts.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
     projects: [
       {
         extends: true,

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+
+const baseUrl = inject('baseUrl');
+const DEMO = { phone: '13800000000', password: 'demo1234' };
+
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+async function signIn(p: Page, password = DEMO.password) {
+  await p.goto(`${baseUrl}/login`);
+  await p.getByPlaceholder('请输入手机号').fill(DEMO.phone);
+  await p.getByPlaceholder('请输入密码').fill(password);
+  await p.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+describe('console end to end (headless Chromium against the real gateway)', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    page = await browser.newPage({ locale: 'zh-CN' });
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('sends a visitor who is not signed in to the sign-in page', async () => {
+    await page.goto(`${baseUrl}/order/list`);
+    await page.waitForURL(/\/login$/);
+    expect(await page.title()).toMatch(/^登录 /);
+  });
+
+  it('rejects a wrong password with the gateway message and stays on sign-in', async () => {
+    await signIn(page, 'wrong-password-1');
+    await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15000 }).toMatch(/密码/);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await page.evaluate(() => localStorage.getItem('token') ?? '')).toBe('');
+  });
+
+  it('signs in, picks a business and shows the order list with rows from the gateway', async () => {
+    await signIn(page);
+    // The demo account has two businesses, so the console asks which one to work in.
+    await page.waitForURL(/\/mine\/business$/);
+    const enter = page.getByRole('link', { name: '进入' }).or(page.locator('a', { hasText: '进入' })).first();
+    await enter.click();
+    await page.waitForURL(/\/mine\/home$/);
+
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const companyId = await page.evaluate(() => localStorage.getItem('companyId'));
+    expect(token).toBeTruthy();
+    expect(companyId).toBeTruthy();
+
+    // What the gateway holds for this business, first page, as the table asks for it.
+    const res = await fetch(`${baseUrl}/api/orders?current=1&pageSize=20`, {
+      headers: { Authorization: `Bearer ${token}`, 'X-Company-Id': String(companyId) },
+    });
+    const body = (await res.json()) as { code: number; data: { list: Array<{ orderNo: string }>; total: number } };
+    expect(body.code).toBe(0);
+    expect(body.data.total).toBeGreaterThan(0);
+
+    await page.goto(`${baseUrl}/order/list`);
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    await rows.first().waitFor({ timeout: 30000 });
+    expect(await rows.count()).toBe(Math.min(20, body.data.list.length));
+    const firstRow = await rows.first().innerText();
+    expect(firstRow).toContain(body.data.list[0].orderNo);
+    expect(await page.locator('.ant-pagination').innerText()).toContain(String(body.data.total));
+    expect(await page.title()).toMatch(/^订单列表 /);
+
+    // Menu: hidden entries (order detail) are not listed, visible ones are.
+    const menuText = await page.locator('.ant-pro-sider, .ant-layout-sider').first().innerText();
+    expect(menuText).toContain('订单列表');
+    expect(menuText).not.toContain('订单详情');
+  });
+
+  it('opens an order detail from the list link', async () => {
+    const link = page.locator('.ant-table-tbody tr.ant-table-row a[href*="/order/detail/"]').first();
+    const orderNo = (await link.innerText()).trim();
+    await link.click();
+    await page.waitForURL(/\/order\/detail\//);
+    await expect.poll(() => page.locator('.ant-descriptions').first().innerText(), { timeout: 15000 }).toContain(orderNo);
+  });
+
+  it('keeps the session across a reload and clears mirrored keys on logout', async () => {
+    await page.reload();
+    await page.locator('.ant-descriptions').first().waitFor();
+    await page.locator('.ant-pro-global-header-header-actions-avatar, .ant-avatar').first().hover();
+    await page.getByText('退出登录').click();
+    await page.waitForURL(/\/login$/);
+    const keys = await page.evaluate(() => ['token', 'refreshToken', 'companyId', 'chargeForm'].map((k) => localStorage.getItem(k)));
+    expect(keys).toEqual(['', '', '', '']);
+    expect(pageErrors).toEqual([]);
+  });
+});

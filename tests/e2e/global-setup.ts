@@ -1,0 +1,26 @@
+import { execSync } from 'node:child_process';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { ensureChromium } from './chromium';
+import { startServer } from '../../src/server/server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+/**
+ * Installs Chromium if needed, builds the console and starts the real gateway (embedded database,
+ * fresh demo data) serving that build on an ephemeral port.
+ */
+export default async function setup(project: TestProject) {
+  ensureChromium();
+  const root = path.resolve(import.meta.dirname, '../..');
+  execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit' });
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', staticDir: path.join(root, 'dist') });
+  project.provide('baseUrl', server.url.replace(/\/$/, ''));
+  return async () => {
+    await server.close();
+  };
+}
