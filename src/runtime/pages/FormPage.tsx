@@ -177,7 +177,7 @@ export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
   };
 
   const body = (
-    <Form form={form} layout="vertical" onAutoSubmit={submit}>
+    <Form form={form} layout="vertical" onAutoSubmit={submit} onAutoSubmitFailed={() => { /* field errors are shown on the fields */ }}>
       {schema.description && <Alert type="info" showIcon message={schema.description} style={{ marginBottom: 16 }} />}
       <SchemaField schema={formilySchema} />
       {formError && (

@@ -1,0 +1,52 @@
+// @vitest-environment jsdom
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { FormPage } from '../../src/runtime/pages/FormPage';
+import { getForm } from '../../src/schema/registry';
+
+beforeAll(() => {
+  // antd's responsive helpers need matchMedia, which jsdom lacks.
+  Object.defineProperty(window, 'matchMedia', {
+    writable: true,
+    value: (query: string) => ({ matches: false, media: query, onchange: null, addListener: () => {}, removeListener: () => {}, addEventListener: () => {}, removeEventListener: () => {}, dispatchEvent: () => false }),
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+describe('FormPage from the login schema', () => {
+  it('blocks a malformed phone number before anything is sent', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    render(<MemoryRouter><FormPage schema={getForm('login')} bare onSubmitted={() => {}} /></MemoryRouter>);
+    fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '12345' } });
+    fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: 'demo1234' } });
+    fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await waitFor(() => expect(screen.getByText('请输入正确的手机号')).toBeTruthy());
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('posts the values and shows the gateway message on failure, keeping what was typed', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(json(401, { code: 40100, message: '手机号或密码错误' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const onSubmitted = vi.fn();
+    render(<MemoryRouter><FormPage schema={getForm('login')} bare onSubmitted={onSubmitted} /></MemoryRouter>);
+    fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13800000000' } });
+    fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: 'bad-pass1' } });
+    fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('手机号或密码错误'));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(String(url)).toContain('/api/auth/login');
+    expect(JSON.parse(String((init as RequestInit).body))).toEqual({ phone: '13800000000', password: 'bad-pass1' });
+    expect(onSubmitted).not.toHaveBeenCalled();
+    expect((screen.getByPlaceholderText('请输入手机号') as HTMLInputElement).value).toBe('13800000000');
+  });
+});
