@@ -191,7 +191,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
           const card = idCard();
           persons.push({ name, idCard: card });
           const start = new Date(created.getTime() + DAY);
-          const end = attendance ? start : new Date(start.getTime() + 29 * DAY);
+          const end = attendance ? start : new Date(start.getTime() + 364 * DAY);
           const ended = end.getTime() < today.getTime();
           const pending = !ended && start.getTime() > today.getTime();
           const status = ended ? 'ended' : pending ? 'pending' : made % 13 === 5 ? 'pending' : 'insured';
@@ -204,7 +204,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
           await tx.query(
             `INSERT INTO insure_records (business_id, batch_id, batch_no, person_name, id_card, plan_name, premium_cents, status, effective_date, expiry_date, created_at)
              VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-            [biz.id, batch[0].id, batchNo, name, card, plan, PLANS[plan].cents, recStatus, isoDate(start), isoDate(end), created.toISOString()],
+            [biz.id, batch[0].id, batchNo, name, card, plan, PLANS[plan].cents * (attendance ? 1 : 12), recStatus, isoDate(start), isoDate(end), created.toISOString()],
           );
         }
       }
