@@ -311,7 +311,7 @@ export function createApp(opts: AppOptions): RequestHandler {
   route('POST', '/api/auth/refresh', 'none', async ({ body }) => {
     const rt = typeof body.refreshToken === 'string' ? body.refreshToken.trim() : '';
     if (!rt) throw badInput('refreshToken is required', [{ field: 'refreshToken', message: 'refreshToken is required' }]);
-    return db.tx(async (tx) => {
+    const result = await db.tx(async (tx) => {
       const rows = await tx.query<{ user_id: number; family: string; revoked: boolean; expired: boolean }>(
         `SELECT user_id, family, revoked_at IS NOT NULL AS revoked, expires_at <= now() AS expired
            FROM auth_tokens WHERE token_hash = $1 AND kind = 'refresh' FOR UPDATE`,
@@ -319,14 +319,13 @@ export function createApp(opts: AppOptions): RequestHandler {
       );
       const t = rows[0];
       if (!t || t.expired) throw unauthorized('Your session has expired; please sign in again');
-      if (t.revoked) {
-        // Reuse of a rotated refresh token: revoke the whole session family.
-        await tx.query('UPDATE auth_tokens SET revoked_at = now() WHERE family = $1 AND revoked_at IS NULL', [t.family]);
-        throw unauthorized('This refresh token was already used; please sign in again');
-      }
       await tx.query('UPDATE auth_tokens SET revoked_at = now() WHERE family = $1 AND revoked_at IS NULL', [t.family]);
+      // A rotated refresh token presented again means it leaked: the whole session family is revoked above.
+      if (t.revoked) return null;
       return issueTokens(tx, t.user_id, t.family);
     });
+    if (!result) throw unauthorized('This refresh token was already used; please sign in again');
+    return result;
   });
 
   route('POST', '/api/auth/logout', 'user', async ({ user }) => {

@@ -1,0 +1,318 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIZ_ADMIN, BIZ_OPERATOR, BIZ_OTHER, DEMO, boot, makeIdCard, type Client } from './helpers.ts';
+import { isValidIdCard } from '../../src/server/util.ts';
+
+let c: Client;
+
+beforeAll(async () => {
+  c = await boot();
+  await c.login();
+}, 60000);
+
+afterAll(async () => {
+  await c?.server.close();
+});
+
+async function count(table: string, biz: string): Promise<number> {
+  const rows = await c.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [biz]);
+  return rows[0].n;
+}
+
+describe('id card validation', () => {
+  it('accepts the ISO 7064 check digit and rejects others', () => {
+    expect(isValidIdCard('11010519491231002X')).toBe(true);
+    expect(isValidIdCard('110105194912310021')).toBe(false);
+    expect(isValidIdCard(makeIdCard('310104', '19900230', 1))).toBe(false); // no Feb 30
+    expect(isValidIdCard('11010519491231002')).toBe(false);
+  });
+});
+
+describe('auth', () => {
+  it('logs in with the demo account and lists both businesses', async () => {
+    const r = await c.call('POST', '/api/auth/login', { body: DEMO, token: null, biz: null });
+    expect(r.status).toBe(200);
+    expect(r.body.code).toBe(0);
+    expect(r.body.message).toBe('ok');
+    expect(r.body.data.userTel).toBe(DEMO.phone);
+    expect(typeof r.body.data.token).toBe('string');
+    const list = r.body.data.businessList;
+    expect(list.map((b: any) => b.businessId)).toEqual([BIZ_ADMIN, BIZ_OPERATOR]);
+    expect(list[0]).toMatchObject({ chargeForm: 'prepaid', userType: 'admin', servicePacks: ['attendance'] });
+    expect(list[1]).toMatchObject({ chargeForm: 'postpaid', userType: 'operator', servicePacks: [] });
+    expect(typeof list[0].balance).toBe('number');
+  });
+
+  it('rejects a wrong password with 401', async () => {
+    const r = await c.call('POST', '/api/auth/login', { body: { phone: DEMO.phone, password: 'wrong123' }, token: null, biz: null });
+    expect(r.status).toBe(401);
+    expect(r.body.code).toBe(40100);
+    expect(r.body.message).toMatch(/incorrect/i);
+    expect(r.body.data).toBeUndefined();
+  });
+
+  it('rejects a malformed phone with 400 and a field error', async () => {
+    const r = await c.call('POST', '/api/auth/login', { body: { phone: '12345', password: 'demo1234' }, token: null, biz: null });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe(40000);
+    expect(r.body.errors).toEqual([expect.objectContaining({ field: 'phone' })]);
+  });
+
+  it('requires a token for business data', async () => {
+    expect((await c.call('GET', '/api/orders', { token: null })).status).toBe(401);
+    expect((await c.call('GET', '/api/orders', { token: 'not-a-token' })).body.code).toBe(40100);
+  });
+
+  it('rotates refresh tokens and rejects a used one', async () => {
+    const first = await c.call('POST', '/api/auth/login', { body: DEMO, token: null, biz: null });
+    const rt = first.body.data.refreshToken;
+    const r1 = await c.call('POST', '/api/auth/refresh', { body: { refreshToken: rt }, token: null, biz: null });
+    expect(r1.status).toBe(200);
+    expect(r1.body.data.refreshToken).not.toBe(rt);
+    const ok = await c.call('GET', '/api/businesses', { token: r1.body.data.token, biz: null });
+    expect(ok.status).toBe(200);
+    const reused = await c.call('POST', '/api/auth/refresh', { body: { refreshToken: rt }, token: null, biz: null });
+    expect(reused.status).toBe(401);
+    // Reuse revokes the whole session, including the newest tokens.
+    const after = await c.call('GET', '/api/businesses', { token: r1.body.data.token, biz: null });
+    expect(after.status).toBe(401);
+  });
+
+  it('logout revokes the access token', async () => {
+    const s = await c.call('POST', '/api/auth/login', { body: DEMO, token: null, biz: null });
+    const t = s.body.data.token;
+    expect((await c.call('POST', '/api/auth/logout', { token: t, biz: null })).status).toBe(200);
+    expect((await c.call('GET', '/api/businesses', { token: t, biz: null })).status).toBe(401);
+  });
+
+  it('sms-code and set-password validate input', async () => {
+    const sms = await c.call('POST', '/api/auth/sms-code', { body: { phone: DEMO.phone }, token: null, biz: null });
+    expect(sms.body.data.sentTo).toBe('138****0000');
+    const bad = await c.call('POST', '/api/auth/set-password', {
+      body: { phone: DEMO.phone, code: '000000', password: 'short' },
+      token: null,
+      biz: null,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: any) => e.field).sort()).toEqual(['code', 'password']);
+  });
+});
+
+describe('business scoping', () => {
+  it('403 for a business the user does not belong to', async () => {
+    const r = await c.call('GET', '/api/orders', { biz: BIZ_OTHER });
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe(40300);
+    expect((await c.call('GET', '/api/orders/1', { biz: 'B99999' })).status).toBe(403);
+  });
+
+  it('never shows rows of another business', async () => {
+    const a = await c.call('GET', '/api/orders?pageSize=100', { biz: BIZ_ADMIN });
+    const b = await c.call('GET', '/api/orders?pageSize=100', { biz: BIZ_OPERATOR });
+    expect(a.body.data.total).toBe(await count('orders', BIZ_ADMIN));
+    expect(b.body.data.total).toBe(await count('orders', BIZ_OPERATOR));
+    const aIds = new Set(a.body.data.list.map((r: any) => r.id));
+    for (const row of b.body.data.list) expect(aIds.has(row.id)).toBe(false);
+    // Detail of a B row is 404 when asked as A.
+    const bId = b.body.data.list[0].id;
+    expect((await c.call('GET', `/api/orders/${bId}`, { biz: BIZ_ADMIN })).status).toBe(404);
+    expect((await c.call('GET', `/api/orders/${bId}`, { biz: BIZ_OPERATOR })).status).toBe(200);
+  });
+});
+
+describe('lists', () => {
+  it('paginates with correct totals', async () => {
+    const total = await count('insured_persons', BIZ_ADMIN);
+    const p1 = await c.call('GET', '/api/insured-persons?current=1&pageSize=25');
+    const p3 = await c.call('GET', '/api/insured-persons?current=3&pageSize=25');
+    expect(p1.body.data).toMatchObject({ total, current: 1, pageSize: 25 });
+    expect(p1.body.data.list).toHaveLength(25);
+    expect(p3.body.data.list).toHaveLength(total - 50);
+    expect((await c.call('GET', '/api/insured-persons?pageSize=1000')).body.data.pageSize).toBe(100);
+  });
+
+  it('masks id cards and account numbers', async () => {
+    const p = await c.call('GET', '/api/insured-persons?pageSize=1');
+    expect(p.body.data.list[0].idCard).toMatch(/^\d{6}\*{8}[\dX]{4}$/);
+    const b = await c.call('GET', '/api/bank-accounts');
+    expect(b.body.data.list[0].accountNo).toMatch(/^\d{4} \*{4} \*{4} \d{4}$/);
+  });
+
+  it('filters by enum and by substring, ignoring unknown keys', async () => {
+    const paid = await c.call('GET', '/api/orders?pageSize=100&payStatus=paid&bogus=1');
+    const [{ n }] = await c.server.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM orders WHERE business_id = $1 AND pay_status = 'paid'`,
+      [BIZ_ADMIN],
+    );
+    expect(paid.body.data.total).toBe(n);
+    expect(paid.body.data.list.every((r: any) => r.payStatus === 'paid')).toBe(true);
+    const one = paid.body.data.list[0];
+    const sub = await c.call('GET', `/api/orders?orderNo=${one.orderNo.slice(-6)}`);
+    expect(sub.body.data.list.map((r: any) => r.orderNo)).toContain(one.orderNo);
+    // LIKE wildcards in user input are literal.
+    expect((await c.call('GET', '/api/orders?orderNo=%25')).body.data.total).toBe(0);
+  });
+
+  it('filters by date range', async () => {
+    const all = await c.call('GET', '/api/orders?pageSize=100&sortField=createdAt&sortOrder=ascend');
+    const mid = all.body.data.list[Math.floor(all.body.data.list.length / 2)].createdAt.slice(0, 10);
+    const r = await c.call('GET', `/api/orders?pageSize=100&createdAtRange=${mid},${mid}`);
+    expect(r.body.data.total).toBeGreaterThan(0);
+    expect(r.body.data.list.every((o: any) => o.createdAt.startsWith(mid))).toBe(true);
+    const bad = await c.call('GET', '/api/orders?createdAtRange=yesterday,');
+    expect(bad.status).toBe(400);
+  });
+
+  it('sorts by whitelisted fields only', async () => {
+    const asc = await c.call('GET', '/api/orders?pageSize=100&sortField=amount&sortOrder=ascend');
+    const amounts = asc.body.data.list.map((r: any) => r.amount);
+    expect(amounts).toEqual([...amounts].sort((x, y) => x - y));
+    const desc = await c.call('GET', '/api/orders?pageSize=100&sortField=amount&sortOrder=descend');
+    expect(desc.body.data.list[0].amount).toBe(Math.max(...amounts));
+    // Injection attempt is ignored (falls back to default sort), not executed.
+    const evil = await c.call('GET', `/api/orders?sortField=${encodeURIComponent('amount; DROP TABLE orders')}`);
+    expect(evil.status).toBe(200);
+    expect(await count('orders', BIZ_ADMIN)).toBeGreaterThan(0);
+  });
+
+  it('returns details and 404 for unknown ids', async () => {
+    const list = await c.call('GET', '/api/claims?pageSize=1');
+    const id = list.body.data.list[0].id;
+    const d = await c.call('GET', `/api/claims/${id}`);
+    expect(d.body.data.claimNo).toBe(list.body.data.list[0].claimNo);
+    const missing = await c.call('GET', '/api/claims/999999');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe(40400);
+    expect((await c.call('GET', '/api/claims/abc')).status).toBe(404);
+  });
+
+  it('returns the overview numbers', async () => {
+    const r = await c.call('GET', '/api/overview');
+    expect(Object.keys(r.body.data).sort()).toEqual(
+      ['balance', 'insuredCount', 'monthPremium', 'openClaims', 'pendingCount', 'unpaidOrders'].sort(),
+    );
+    expect(r.body.data.insuredCount).toBeGreaterThan(0);
+  });
+});
+
+describe('writes', () => {
+  const plan = '雇主责任险·标准版（60万）';
+
+  it('roster with one bad id card → 400 with row errors and nothing stored', async () => {
+    const before = {
+      persons: await count('insured_persons', BIZ_ADMIN),
+      records: await count('insure_records', BIZ_ADMIN),
+      batches: await count('insure_batches', BIZ_ADMIN),
+      orders: await count('orders', BIZ_ADMIN),
+    };
+    const good = makeIdCard('330106', '19920315', 101);
+    const badCard = good.slice(0, 17) + (good[17] === '0' ? '1' : '0');
+    const r = await c.call('POST', '/api/insure/roster', {
+      body: {
+        planName: plan,
+        startDate: '2030-01-01',
+        rows: [
+          { name: '赵一鸣', idCard: good, phone: '13912345678', jobType: '快递员' },
+          { name: '钱二多', idCard: badCard, phone: '13912345679', jobType: '装卸工' },
+        ],
+      },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe(40000);
+    expect(r.body.errors).toEqual([expect.objectContaining({ field: 'rows[1].idCard' })]);
+    expect({
+      persons: await count('insured_persons', BIZ_ADMIN),
+      records: await count('insure_records', BIZ_ADMIN),
+      batches: await count('insure_batches', BIZ_ADMIN),
+      orders: await count('orders', BIZ_ADMIN),
+    }).toEqual(before);
+  });
+
+  it('valid roster creates a batch and records', async () => {
+    const records = await count('insure_records', BIZ_ADMIN);
+    const rows = [1, 2, 3].map((i) => ({
+      name: `测试员${i}`,
+      idCard: makeIdCard('310104', '19880101', 200 + i),
+      phone: `1370000000${i}`,
+      jobType: '仓库分拣员',
+    }));
+    const r = await c.call('POST', '/api/insure/roster', { body: { planName: plan, startDate: '2030-01-01', rows } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ source: 'roster', total: 3, succeeded: 3, failed: 0, status: 'done' });
+    expect(await count('insure_records', BIZ_ADMIN)).toBe(records + 3);
+    const recs = await c.call('GET', `/api/insure-records?batchNo=${r.body.data.batchNo}`);
+    expect(recs.body.data.total).toBe(3);
+    expect(recs.body.data.list[0].premium).toBe(540);
+    const batch = await c.call('GET', `/api/insure-batches/${r.body.data.id}`);
+    expect(batch.body.data.batchNo).toBe(r.body.data.batchNo);
+  });
+
+  it('attendance needs the attendance pack', async () => {
+    const body = {
+      planName: '灵活用工日单险（按天）',
+      workDate: '2030-01-02',
+      rows: [{ name: '孙小明', idCard: makeIdCard('440305', '19950505', 7), phone: '', jobType: '外卖骑手' }],
+    };
+    const denied = await c.call('POST', '/api/insure/attendance', { body, biz: BIZ_OPERATOR });
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toMatch(/attendance/);
+    const ok = await c.call('POST', '/api/insure/attendance', { body, biz: BIZ_ADMIN });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.source).toBe('attendance');
+  });
+
+  it('operator cannot add or delete bank accounts; admin can', async () => {
+    const acct = { accountName: '杭州云帆物流有限公司', bankName: '招商银行', accountNo: '6214 8302 9999 1234', branch: '杭州分行', isDefault: false };
+    const before = await count('bank_accounts', BIZ_OPERATOR);
+    const denied = await c.call('POST', '/api/bank-accounts', { body: acct, biz: BIZ_OPERATOR });
+    expect(denied.status).toBe(403);
+    expect(await count('bank_accounts', BIZ_OPERATOR)).toBe(before);
+    expect((await c.call('DELETE', '/api/bank-accounts/1', { biz: BIZ_OPERATOR })).status).toBe(403);
+
+    const made = await c.call('POST', '/api/bank-accounts', { body: { ...acct, isDefault: true }, biz: BIZ_ADMIN });
+    expect(made.status).toBe(200);
+    expect(made.body.data.accountNo).toBe('6214 **** **** 1234');
+    const list = await c.call('GET', '/api/bank-accounts?isDefault=true');
+    expect(list.body.data.list.map((a: any) => a.id)).toEqual([made.body.data.id]);
+    const del = await c.call('DELETE', `/api/bank-accounts/${made.body.data.id}`);
+    expect(del.status).toBe(200);
+    expect((await c.call('DELETE', `/api/bank-accounts/${made.body.data.id}`)).status).toBe(404);
+    const bad = await c.call('POST', '/api/bank-accounts', { body: { ...acct, accountNo: 'abc' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('accountNo');
+  });
+
+  it('creates claims and invoices with validation', async () => {
+    const bad = await c.call('POST', '/api/claims', { body: { personName: '周', idCard: '123', accidentDate: '2999-01-01', amount: -1 } });
+    expect(bad.status).toBe(400);
+    const fields = bad.body.errors.map((e: any) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(['personName', 'idCard', 'accidentDate', 'accidentType', 'amount']));
+    const ok = await c.call('POST', '/api/claims', {
+      body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '摔伤', description: '仓库摔倒', amount: 1234.5 },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ status: 'reported', amount: 1234.5, accidentDate: '2024-05-01' });
+
+    const inv = await c.call('POST', '/api/invoices', {
+      body: { title: '上海鑫达人力资源有限公司', taxNo: '91310104MA1FL2XK3P', type: 'normal', orderNos: ['NO-SUCH-ORDER'], email: 'a@b.cn' },
+    });
+    expect(inv.status).toBe(400);
+    expect(inv.body.errors[0].field).toBe('orderNos');
+  });
+
+  it('invalid JSON → 400, oversize → 413, unknown api → 404', async () => {
+    const r = await c.call('POST', '/api/claims', { raw: '{"personName": ' });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/not valid JSON/);
+    const big = await c.call('POST', '/api/claims', { raw: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 10) }) });
+    expect(big.status).toBe(413);
+    const nf = await c.call('GET', '/api/does-not-exist');
+    expect(nf.status).toBe(404);
+    expect(nf.body.code).toBe(40400);
+  });
+
+  it('changes the password with the old one', async () => {
+    const wrong = await c.call('POST', '/api/settings/password', { body: { oldPassword: 'nope1234', newPassword: 'newpass123' }, biz: null });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors[0].field).toBe('oldPassword');
+  });
+});
