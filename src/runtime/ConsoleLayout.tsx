@@ -21,6 +21,12 @@ function toMenuData(entries: MenuEntry[]): MenuDataItem[] {
   }));
 }
 
+const brandHeader = (
+  <Link to="/" style={{ fontWeight: 600, fontSize: 16, whiteSpace: 'nowrap' }}>
+    {routesFile.brand.replace(/^[·\s]+/, '')}
+  </Link>
+);
+
 /** The signed-in frame: ProLayout menu from the route schema, business switch, account menu. */
 export const ConsoleLayout = observer(function ConsoleLayout() {
   const stores = useStores();
@@ -53,8 +59,13 @@ export const ConsoleLayout = observer(function ConsoleLayout() {
 
   return (
     <ProLayout
-      title={routesFile.brand.replace(/^[·\s]+/, '')}
+      // With no title and pageTitleRender off, ProLayout leaves document.title alone: the router sets it
+      // (page title + brand suffix), also for hidden pages the menu doesn't know.
+      title={false}
+      pageTitleRender={false}
       logo={false}
+      menuHeaderRender={() => brandHeader}
+      headerTitleRender={() => brandHeader}
       layout={nav.menuType === 'horizontal' ? 'top' : 'side'}
       fixSiderbar
       route={{ path: '/', children: menu }}

@@ -30,12 +30,19 @@ describe('console end to end (headless Chromium against the real gateway)', () =
   it('sends a visitor who is not signed in to the sign-in page', async () => {
     await page.goto(`${baseUrl}/order/list`);
     await page.waitForURL(/\/login$/);
-    expect(await page.title()).toMatch(/^登录 /);
+    await expect.poll(() => page.title()).toMatch(/^登录 · /);
   });
 
   it('rejects a wrong password with the gateway message and stays on sign-in', async () => {
+    const direct = await fetch(`${baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ phone: DEMO.phone, password: 'wrong-password-1' }),
+    });
+    expect(direct.status).toBe(401);
+    const { message } = (await direct.json()) as { message: string };
     await signIn(page, 'wrong-password-1');
-    await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15000 }).toMatch(/密码/);
+    await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15000 }).toContain(message);
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await page.evaluate(() => localStorage.getItem('token') ?? '')).toBe('');
   });
@@ -68,7 +75,7 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     const firstRow = await rows.first().innerText();
     expect(firstRow).toContain(body.data.list[0].orderNo);
     expect(await page.locator('.ant-pagination').innerText()).toContain(String(body.data.total));
-    expect(await page.title()).toMatch(/^订单列表 /);
+    await expect.poll(() => page.title()).toMatch(/^订单列表 · /);
 
     // Menu: hidden entries (order detail) are not listed, visible ones are.
     const menuText = await page.locator('.ant-pro-sider, .ant-layout-sider').first().innerText();
