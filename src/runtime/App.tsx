@@ -1,7 +1,10 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { App as AntApp, Button, ConfigProvider, Result, Spin } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+import zhCN from 'antd/es/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { setMessageInstance } from './feedback';
 import { observer } from 'mobx-react-lite';
 import type { RouteNode } from '../schema/types';
 import { routesFile, flattenRoutes } from '../schema/registry';
@@ -66,6 +69,15 @@ function NotFound() {
   return <Result status="404" title="页面不存在" subTitle="您访问的页面不存在或已被移除。" extra={<Button href="#" onClick={() => history.back()}>返回</Button>} />;
 }
 
+dayjs.locale('zh-cn');
+
+/** Points toasts at antd's App context (theme + locale aware). */
+function FeedbackBridge() {
+  const { message } = AntApp.useApp();
+  useEffect(() => setMessageInstance(message), [message]);
+  return null;
+}
+
 /** Waits for the stores to rehydrate (at most REHYDRATE_TIMEOUT_MS) before any page renders. */
 function RehydrationGate({ store, children }: { store: RootStore; children: ReactNode }) {
   const [ready, setReady] = useState(store.rehydrated);
@@ -91,6 +103,7 @@ export function App({ store, basename }: { store: RootStore; basename: string })
   return (
     <ConfigProvider locale={zhCN}>
       <AntApp>
+        <FeedbackBridge />
         <StoresContext.Provider value={store}>
           <RehydrationGate store={store}>
             <BrowserRouter basename={basename}>

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { Dropdown, Space, Tag, message } from 'antd';
+import { Dropdown, Space, Tag } from 'antd';
+import { message } from './feedback';
 import { LogoutOutlined, SwapOutlined, UserOutlined, LayoutOutlined } from '@ant-design/icons';
 import { ProLayout, type MenuDataItem } from '@ant-design/pro-components';
 import { observer } from 'mobx-react-lite';
@@ -66,7 +67,8 @@ export const ConsoleLayout = observer(function ConsoleLayout() {
       logo={false}
       menuHeaderRender={() => brandHeader}
       headerTitleRender={() => brandHeader}
-      layout={nav.menuType === 'horizontal' ? 'top' : 'side'}
+      layout={nav.menuType === 'horizontal' ? 'top' : 'mix'}
+      splitMenus={false}
       fixSiderbar
       route={{ path: '/', children: menu }}
       location={{ pathname: location.pathname }}

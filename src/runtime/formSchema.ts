@@ -32,7 +32,7 @@ function fieldSchema(f: FormField): ISchema {
       base['x-component'] = 'NumberPicker';
       base['x-component-props'] = {
         ...(base['x-component-props'] as object),
-        ...(f.type === 'money' ? { precision: 2, min: 0, addonBefore: '¥' } : {}),
+        ...(f.type === 'money' ? { precision: 2, min: 0, prefix: '¥' } : {}),
         style: { width: '100%' },
       };
       break;
@@ -112,12 +112,6 @@ function rowsSchema(f: FormField): ISchema {
     'x-validator': f.required ? [{ minItems: 1, message: `请至少添加一条${f.title}` }] : undefined,
     items: { type: 'object', properties },
     properties: {
-      import: {
-        type: 'void',
-        title: '导入 CSV',
-        'x-component': 'RowsImport',
-        'x-component-props': { columns: cols.map((c) => ({ name: c.name, title: c.title })) },
-      },
       add: { type: 'void', title: '添加一行', 'x-component': 'ArrayTable.Addition' },
     },
   };
@@ -125,10 +119,20 @@ function rowsSchema(f: FormField): ISchema {
 
 /** Formily JSON schema for a form schema (fields in order). */
 export function toFormilySchema(form: FormSchema): ISchema {
-  return {
-    type: 'object',
-    properties: Object.fromEntries(form.fields.map((f, i) => [f.name, { ...fieldSchema(f), 'x-index': i }])),
-  };
+  const properties: Record<string, ISchema> = {};
+  form.fields.forEach((f, i) => {
+    if (f.type === 'rows') {
+      // CSV import sits right above its roster table and fills it.
+      properties[`${f.name}__import`] = {
+        type: 'void',
+        'x-index': i * 2,
+        'x-component': 'RowsImport',
+        'x-component-props': { target: f.name, columns: (f.columns ?? []).map((c) => ({ name: c.name, title: c.title })) },
+      };
+    }
+    properties[f.name] = { ...fieldSchema(f), 'x-index': i * 2 + 1 };
+  });
+  return { type: 'object', properties };
 }
 
 /** Gateway field paths (`rows[3].idCard`) as Formily paths (`rows.3.idCard`). */

@@ -93,7 +93,9 @@ describe('form schema to Formily', () => {
     expect(p.kind.enum).toEqual([{ label: '普票', value: 'normal' }]);
     expect(p.rows['x-component']).toBe('ArrayTable');
     expect(p.rows.type).toBe('array');
-    expect(Object.keys(p)).toEqual(['phone', 'amount', 'kind', 'rows']);
+    expect(Object.keys(p)).toEqual(['phone', 'amount', 'kind', 'rows__import', 'rows']);
+    expect(p.rows__import['x-component']).toBe('RowsImport');
+    expect(p.rows__import['x-component-props']).toEqual({ target: 'rows', columns: [{ name: 'name', title: '姓名' }] });
   });
 
   it('turns gateway field paths into Formily paths', () => {

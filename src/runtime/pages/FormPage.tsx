@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Button, Card, Input, Select, Space, Upload, message } from 'antd';
+import { Alert, Button, Card, Input, Select, Space, Upload } from 'antd';
+import { message } from '../feedback';
 import { UploadOutlined } from '@ant-design/icons';
 import { createForm, type Form as FormilyForm } from '@formily/core';
-import { createSchemaField, useField, useForm, observer as formilyObserver } from '@formily/react';
+import { createSchemaField, useForm, observer as formilyObserver } from '@formily/react';
 import {
   ArrayTable,
   DatePicker,
@@ -17,7 +18,6 @@ import {
   Submit,
   Switch,
 } from '@formily/antd-v5';
-import type { ArrayField } from '@formily/core';
 import type { FormSchema } from '../../schema/types';
 import { api, ApiError } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
@@ -61,9 +61,8 @@ const SmsCodeInput = formilyObserver(function SmsCodeInput(props: { value?: stri
 });
 
 /** Imports a CSV/TSV roster file into the surrounding ArrayTable (rows are appended). */
-function RowsImport(props: { columns: RosterColumn[] }) {
-  const field = useField();
-  const arrayField = field.parent as unknown as ArrayField;
+function RowsImport(props: { target: string; columns: RosterColumn[] }) {
+  const form = useForm();
   const [error, setError] = useState<string>();
   return (
     <Space direction="vertical" style={{ marginBottom: 8 }}>
@@ -75,8 +74,8 @@ function RowsImport(props: { columns: RosterColumn[] }) {
           const { rows, error: err } = csvToRows(text, props.columns);
           setError(err);
           if (!err) {
-            const current = Array.isArray(arrayField.value) ? arrayField.value : [];
-            arrayField.setValue([...current, ...rows]);
+            const current = form.getValuesIn(props.target);
+            form.setValuesIn(props.target, [...(Array.isArray(current) ? current : []), ...rows]);
             message.success(`已导入 ${rows.length} 人`);
           }
           return false;

@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { Card, Typography, message } from 'antd';
+import { Card, Typography } from 'antd';
+import { message } from '../feedback';
 import type { RouteNode } from '../../schema/types';
 import { getDetail, getForm, routesFile } from '../../schema/registry';
 import { useStores } from '../context';

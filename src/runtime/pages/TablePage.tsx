@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Popconfirm, Space, message } from 'antd';
+import { Button, Popconfirm, Space } from 'antd';
+import { message } from '../feedback';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { observer } from 'mobx-react-lite';
