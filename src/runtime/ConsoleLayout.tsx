@@ -65,7 +65,7 @@ export const ConsoleLayout = observer(function ConsoleLayout() {
       title={false}
       pageTitleRender={false}
       logo={false}
-      menuHeaderRender={() => brandHeader}
+      menuHeaderRender={false}
       headerTitleRender={() => brandHeader}
       layout={nav.menuType === 'horizontal' ? 'top' : 'mix'}
       splitMenus={false}
