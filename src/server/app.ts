@@ -37,6 +37,18 @@ export class HttpError extends Error {
   }
 }
 
+/** Chinese names of list resources, used in "not found" messages. */
+const RESOURCE_LABELS: Record<string, string> = {
+  'insured-persons': '参保人员',
+  'insure-records': '投保记录',
+  'insure-batches': '投保批次',
+  orders: '订单',
+  invoices: '发票',
+  'invoice-refunds': '退票申请',
+  claims: '理赔案件',
+  'bank-accounts': '银行账户',
+};
+
 const badInput = (message: string, errors?: FieldError[]) => new HttpError(400, 40000, message, errors);
 const unauthorized = (message: string) => new HttpError(401, 40100, message);
 const forbidden = (message: string) => new HttpError(403, 40300, message);
@@ -103,24 +115,29 @@ class Check {
   add(field: string, message: string) {
     this.errors.push({ field, message });
   }
-  str(field: string, opts: { min?: number; max?: number; required?: boolean; label?: string } = {}): string {
-    const { min = 1, max = 200, required = true, label = field } = opts;
+  str(
+    field: string,
+    opts: { min?: number; max?: number; required?: boolean; label?: string; pick?: boolean } = {},
+  ): string {
+    const { min = 1, max = 200, required = true, label = field, pick = false } = opts;
     const v = this.body[field];
     if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) {
-      if (required) this.add(field, `${label} is required`);
+      if (required) this.add(field, `${pick ? '请选择' : '请填写'}${label}`);
       return '';
     }
     if (typeof v !== 'string') {
-      this.add(field, `${label} must be text`);
+      this.add(field, `${label}格式不正确`);
       return '';
     }
     const s = v.trim();
-    if (s.length < min || s.length > max) this.add(field, `${label} must be ${min}–${max} characters`);
+    if (s.length < min || s.length > max) {
+      this.add(field, min <= 1 ? `${label}不能超过 ${max} 个字符` : `${label}长度应为 ${min}–${max} 个字符`);
+    }
     return s;
   }
   date(field: string, label = field): string {
     const s = this.str(field, { max: 10, label });
-    if (s && !isValidDate(s)) this.add(field, `${label} must be a date like 2024-01-31`);
+    if (s && !isValidDate(s)) this.add(field, `${label}格式不正确，应为 2024-01-31 这样的日期`);
     return s;
   }
   money(field: string, label = field, maxYuan = 10_000_000): number {
@@ -129,35 +146,40 @@ class Check {
     if (typeof v === 'number') n = v;
     else if (typeof v === 'string' && /^\d+(\.\d{1,2})?$/.test(v.trim())) n = Number(v);
     if (v === undefined || v === null || v === '') {
-      this.add(field, `${label} is required`);
+      this.add(field, `请填写${label}`);
       return 0;
     }
     if (!Number.isFinite(n) || n <= 0 || n > maxYuan) {
-      this.add(field, `${label} must be a positive amount up to ${maxYuan} yuan`);
+      this.add(field, `${label}应大于 0 且不超过 ${yuanText(maxYuan)}元`);
       return 0;
     }
     const cents = Math.round(n * 100);
     if (Math.abs(cents - n * 100) > 1e-6) {
-      this.add(field, `${label} can have at most 2 decimal places`);
+      this.add(field, `${label}最多保留 2 位小数`);
       return 0;
     }
     return cents;
   }
-  done(message = 'Please correct the highlighted fields') {
+  done(message = '填写内容有误，请按提示修改') {
     if (this.errors.length) throw badInput(message, this.errors);
   }
 }
 
+/** 10000000 → '1000 万'; amounts below 10 000 stay as digits. */
+function yuanText(yuan: number): string {
+  return yuan >= 10_000 && yuan % 10_000 === 0 ? `${yuan / 10_000} 万` : `${yuan} `;
+}
+
 function passwordProblem(pw: string): string | null {
-  if (pw.length < 8) return 'Password must be at least 8 characters';
-  if (pw.length > 64) return 'Password must be at most 64 characters';
-  if (!/[A-Za-z]/.test(pw) || !/\d/.test(pw)) return 'Password must contain both letters and digits';
+  if (pw.length < 8) return '密码至少 8 位';
+  if (pw.length > 64) return '密码不能超过 64 位';
+  if (!/[A-Za-z]/.test(pw) || !/\d/.test(pw)) return '密码需同时包含字母和数字';
   return null;
 }
 
 function phoneCheck(c: Check, body: Record<string, unknown>): string {
-  const phone = c.str('phone', { max: 20, label: 'Phone number' });
-  if (phone && !PHONE_RE.test(phone)) c.add('phone', 'Enter a valid 11-digit mainland mobile number');
+  const phone = c.str('phone', { max: 20, label: '手机号' });
+  if (phone && !PHONE_RE.test(phone)) c.add('phone', '请输入正确的 11 位手机号');
   void body;
   return phone;
 }
@@ -185,19 +207,19 @@ interface RosterRow {
 
 function checkRows(c: Check, raw: unknown): RosterRow[] {
   if (!Array.isArray(raw) || raw.length === 0) {
-    c.add('rows', 'Add at least one person');
+    c.add('rows', '请至少添加 1 名人员');
     return [];
   }
   if (raw.length > 5000) {
-    c.add('rows', 'At most 5000 people per batch');
+    c.add('rows', '每批最多 5000 人');
     return [];
   }
   const seen = new Map<string, number>();
   return raw.map((r, i) => {
     const at = `rows[${i}]`;
-    const rowNo = `Row ${i + 1}`;
+    const rowNo = `第 ${i + 1} 行`;
     if (!r || typeof r !== 'object' || Array.isArray(r)) {
-      c.add(at, `${rowNo}: must be an object with name, idCard, phone, jobType`);
+      c.add(at, `${rowNo}：数据格式不正确（应包含姓名、身份证号、手机号、工种）`);
       return { name: '', idCard: '', phone: '', jobType: '' };
     }
     const o = r as Record<string, unknown>;
@@ -206,20 +228,20 @@ function checkRows(c: Check, raw: unknown): RosterRow[] {
     const idCard = s('idCard');
     const phone = s('phone');
     const jobType = s('jobType');
-    if (!name) c.add(`${at}.name`, `${rowNo}: name is required`);
-    else if (name.length < 2 || name.length > 30) c.add(`${at}.name`, `${rowNo}: name must be 2–30 characters`);
-    if (!idCard) c.add(`${at}.idCard`, `${rowNo}: ID card number is required`);
+    if (!name) c.add(`${at}.name`, `${rowNo}：请填写姓名`);
+    else if (name.length < 2 || name.length > 30) c.add(`${at}.name`, `${rowNo}：姓名长度应为 2–30 个字符`);
+    if (!idCard) c.add(`${at}.idCard`, `${rowNo}：请填写身份证号`);
     else if (!isValidIdCard(idCard)) {
-      c.add(`${at}.idCard`, `${rowNo}: ID card number ${idCard} is not a valid 18-digit mainland ID`);
+      c.add(`${at}.idCard`, `${rowNo}：身份证号不正确`);
     } else {
       const key = idCard.toUpperCase();
-      if (seen.has(key)) c.add(`${at}.idCard`, `${rowNo}: duplicates row ${seen.get(key)! + 1}`);
+      if (seen.has(key)) c.add(`${at}.idCard`, `${rowNo}：身份证号与第 ${seen.get(key)! + 1} 行重复`);
       else seen.set(key, i);
     }
     if (phone === null || (phone && !PHONE_RE.test(phone))) {
-      c.add(`${at}.phone`, `${rowNo}: phone must be an 11-digit mainland mobile number`);
+      c.add(`${at}.phone`, `${rowNo}：请输入正确的 11 位手机号`);
     }
-    if (jobType === null || (jobType && jobType.length > 30)) c.add(`${at}.jobType`, `${rowNo}: job type must be at most 30 characters`);
+    if (jobType === null || (jobType && jobType.length > 30)) c.add(`${at}.jobType`, `${rowNo}：工种不能超过 30 个字符`);
     return { name: name ?? '', idCard: (idCard ?? '').toUpperCase(), phone: phone ?? '', jobType: jobType ?? '' };
   });
 }
@@ -271,22 +293,22 @@ export function createApp(opts: AppOptions): RequestHandler {
   async function authenticate(req: IncomingMessage): Promise<User> {
     const h = req.headers.authorization ?? '';
     const m = /^Bearer\s+(\S+)$/i.exec(h);
-    if (!m) throw unauthorized('Please sign in to continue');
+    if (!m) throw unauthorized('请先登录');
     const rows = await db.query<User>(
       `SELECT u.id, u.phone, t.family FROM auth_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND t.kind = 'access' AND t.revoked_at IS NULL AND t.expires_at > now()`,
       [sha256(m[1])],
     );
-    if (!rows[0]) throw unauthorized('Your session has expired; please sign in again');
+    if (!rows[0]) throw unauthorized('登录已过期，请重新登录');
     return rows[0];
   }
 
   async function scope(req: IncomingMessage, user: User): Promise<Business> {
     const raw = req.headers['x-company-id'];
     const id = (Array.isArray(raw) ? raw[0] : raw ?? '').trim();
-    if (!id) throw badInput('Select a business first (X-Company-Id header is missing)', [{ field: 'X-Company-Id', message: 'required' }]);
+    if (!id) throw badInput('请先选择企业', [{ field: 'X-Company-Id', message: '请选择企业' }]);
     const biz = (await businessesOf(db, user.id)).find((b) => b.businessId === id);
-    if (!biz) throw forbidden(`You do not have access to business ${id}`);
+    if (!biz) throw forbidden(`您无权访问企业 ${id}`);
     return biz;
   }
 
@@ -296,21 +318,21 @@ export function createApp(opts: AppOptions): RequestHandler {
     const c = new Check(body);
     const phone = phoneCheck(c, body);
     const password = typeof body.password === 'string' ? body.password : '';
-    if (!password) c.add('password', 'Password is required');
+    if (!password) c.add('password', '请输入密码');
     c.done();
     const users = await db.query<{ id: number; phone: string; password_hash: string }>(
       'SELECT id, phone, password_hash FROM users WHERE phone = $1',
       [phone],
     );
     const u = users[0];
-    if (!u || !verifyPassword(password, u.password_hash)) throw unauthorized('Incorrect phone number or password');
+    if (!u || !verifyPassword(password, u.password_hash)) throw unauthorized('手机号或密码错误');
     const tokens = await issueTokens(db, u.id, randomUUID());
     return { ...tokens, userTel: u.phone, businessList: await businessesOf(db, u.id) };
   });
 
   route('POST', '/api/auth/refresh', 'none', async ({ body }) => {
     const rt = typeof body.refreshToken === 'string' ? body.refreshToken.trim() : '';
-    if (!rt) throw badInput('refreshToken is required', [{ field: 'refreshToken', message: 'refreshToken is required' }]);
+    if (!rt) throw badInput('缺少登录凭证，请重新登录', [{ field: 'refreshToken', message: '缺少登录凭证（refreshToken）' }]);
     const result = await db.tx(async (tx) => {
       const rows = await tx.query<{ user_id: number; family: string; revoked: boolean; expired: boolean }>(
         `SELECT user_id, family, revoked_at IS NOT NULL AS revoked, expires_at <= now() AS expired
@@ -318,13 +340,13 @@ export function createApp(opts: AppOptions): RequestHandler {
         [sha256(rt)],
       );
       const t = rows[0];
-      if (!t || t.expired) throw unauthorized('Your session has expired; please sign in again');
+      if (!t || t.expired) throw unauthorized('登录已过期，请重新登录');
       await tx.query('UPDATE auth_tokens SET revoked_at = now() WHERE family = $1 AND revoked_at IS NULL', [t.family]);
       // A rotated refresh token presented again means it leaked: the whole session family is revoked above.
       if (t.revoked) return null;
       return issueTokens(tx, t.user_id, t.family);
     });
-    if (!result) throw unauthorized('This refresh token was already used; please sign in again');
+    if (!result) throw unauthorized('登录凭证已失效，请重新登录');
     return result;
   });
 
@@ -343,18 +365,16 @@ export function createApp(opts: AppOptions): RequestHandler {
   route('POST', '/api/auth/set-password', 'none', async ({ body }) => {
     const c = new Check(body);
     const phone = phoneCheck(c, body);
-    const code = c.str('code', { max: 10, label: 'Verification code' });
-    if (code && code !== DEMO_SMS_CODE) c.add('code', 'Verification code is incorrect');
+    const code = c.str('code', { max: 10, label: '短信验证码' });
+    if (code && code !== DEMO_SMS_CODE) c.add('code', '短信验证码错误');
     const password = typeof body.password === 'string' ? body.password : '';
-    const problem = password ? passwordProblem(password) : 'Password is required';
+    const problem = password ? passwordProblem(password) : '请输入新密码';
     if (problem) c.add('password', problem);
     c.done();
     await db.tx(async (tx) => {
       const users = await tx.query<{ id: number }>('SELECT id FROM users WHERE phone = $1', [phone]);
       if (!users[0]) {
-        throw badInput('No account is registered with this phone number', [
-          { field: 'phone', message: 'No account is registered with this phone number' },
-        ]);
+        throw badInput('该手机号未注册账号', [{ field: 'phone', message: '该手机号未注册账号' }]);
       }
       await tx.query('UPDATE users SET password_hash = $1 WHERE id = $2', [hashPassword(password), users[0].id]);
       await tx.query('UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [users[0].id]);
@@ -366,13 +386,13 @@ export function createApp(opts: AppOptions): RequestHandler {
     const c = new Check(body);
     const oldPassword = typeof body.oldPassword === 'string' ? body.oldPassword : '';
     const newPassword = typeof body.newPassword === 'string' ? body.newPassword : '';
-    if (!oldPassword) c.add('oldPassword', 'Current password is required');
-    const problem = newPassword ? passwordProblem(newPassword) : 'New password is required';
+    if (!oldPassword) c.add('oldPassword', '请输入原密码');
+    const problem = newPassword ? passwordProblem(newPassword) : '请输入新密码';
     if (problem) c.add('newPassword', problem);
     c.done();
     const rows = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
     if (!rows[0] || !verifyPassword(oldPassword, rows[0].password_hash)) {
-      throw badInput('Current password is incorrect', [{ field: 'oldPassword', message: 'Current password is incorrect' }]);
+      throw badInput('原密码错误', [{ field: 'oldPassword', message: '原密码错误' }]);
     }
     await db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [hashPassword(newPassword), user.id]);
     return {};
@@ -455,11 +475,11 @@ export function createApp(opts: AppOptions): RequestHandler {
 
   route('POST', '/api/insure/roster', 'business', async ({ body, biz }) => {
     const c = new Check(body);
-    const planName = c.str('planName', { max: 100, label: 'Plan' });
-    const startDate = c.date('startDate', 'Start date');
-    const fileName = c.str('fileName', { max: 200, required: false, label: 'File name' });
+    const planName = c.str('planName', { max: 100, label: '保险方案', pick: true });
+    const startDate = c.date('startDate', '起保日期');
+    const fileName = c.str('fileName', { max: 200, required: false, label: '文件名' });
     const rows = checkRows(c, body.rows);
-    c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? 'Some rows are invalid; nothing was submitted' : undefined);
+    c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? '名单中有数据不正确，本批次未提交，请修改后重新提交' : undefined);
     const plan = PLANS[planName];
     // Roster cover runs one year; premium is the monthly price times 12.
     const monthly = plan && plan.unit === 'month' ? plan.cents : plan ? plan.cents * 30 : DEFAULT_PREMIUM_CENTS;
@@ -468,14 +488,14 @@ export function createApp(opts: AppOptions): RequestHandler {
 
   route('POST', '/api/insure/attendance', 'business', async ({ body, biz }) => {
     if (!biz.servicePacks.includes('attendance')) {
-      throw forbidden('Attendance insurance needs the "attendance" service pack, which this business has not enabled');
+      throw forbidden('当前企业未开通考勤服务包');
     }
     const c = new Check(body);
-    const planName = c.str('planName', { max: 100, label: 'Plan' });
-    const workDate = c.date('workDate', 'Work date');
-    const fileName = c.str('fileName', { max: 200, required: false, label: 'File name' });
+    const planName = c.str('planName', { max: 100, label: '保险方案', pick: true });
+    const workDate = c.date('workDate', '出勤日期');
+    const fileName = c.str('fileName', { max: 200, required: false, label: '文件名' });
     const rows = checkRows(c, body.rows);
-    c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? 'Some rows are invalid; nothing was submitted' : undefined);
+    c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? '名单中有数据不正确，本批次未提交，请修改后重新提交' : undefined);
     const plan = PLANS[planName];
     const cents = plan && plan.unit === 'day' ? plan.cents : PLANS['灵活用工日单险（按天）'].cents;
     return createBatch(biz, 'attendance', planName, fileName, rows, workDate, workDate, cents);
@@ -485,17 +505,17 @@ export function createApp(opts: AppOptions): RequestHandler {
 
   route('POST', '/api/invoices', 'business', async ({ body, biz }) => {
     const c = new Check(body);
-    const title = c.str('title', { min: 2, max: 100, label: 'Invoice title' });
-    const taxNo = c.str('taxNo', { max: 20, label: 'Tax number' }).toUpperCase();
-    if (taxNo && !/^[0-9A-Z]{15,20}$/.test(taxNo)) c.add('taxNo', 'Tax number must be 15–20 letters or digits');
-    const type = c.str('type', { max: 10, label: 'Invoice type' });
-    if (type && type !== 'normal' && type !== 'special') c.add('type', 'Invoice type must be normal or special');
-    const email = c.str('email', { max: 100, label: 'Email' });
-    if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) c.add('email', 'Enter a valid email address');
+    const title = c.str('title', { min: 2, max: 100, label: '发票抬头' });
+    const taxNo = c.str('taxNo', { max: 20, label: '税号' }).toUpperCase();
+    if (taxNo && !/^[0-9A-Z]{15,20}$/.test(taxNo)) c.add('taxNo', '税号应为 15–20 位字母或数字');
+    const type = c.str('type', { max: 10, label: '发票类型', pick: true });
+    if (type && type !== 'normal' && type !== 'special') c.add('type', '发票类型只能是普通发票或专用发票');
+    const email = c.str('email', { max: 100, label: '接收邮箱' });
+    if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) c.add('email', '请输入正确的邮箱地址');
     const orderNos = body.orderNos;
     if (!Array.isArray(orderNos) || orderNos.length === 0 || orderNos.some((o) => typeof o !== 'string' || !o.trim())) {
-      c.add('orderNos', 'Select at least one order');
-    } else if (orderNos.length > 100) c.add('orderNos', 'At most 100 orders per invoice');
+      c.add('orderNos', '请至少选择 1 个订单');
+    } else if (orderNos.length > 100) c.add('orderNos', '每张发票最多关联 100 个订单');
     c.done();
     const nos = [...new Set((orderNos as string[]).map((o) => o.trim()))];
     const id = await db.tx(async (tx) => {
@@ -511,11 +531,11 @@ export function createApp(opts: AppOptions): RequestHandler {
       const errs: FieldError[] = [];
       for (const no of nos) {
         const o = found.find((f) => f.order_no === no);
-        if (!o) errs.push({ field: 'orderNos', message: `Order ${no} was not found` });
-        else if (o.pay_status !== 'paid') errs.push({ field: 'orderNos', message: `Order ${no} is not paid` });
-        else if (usedSet.has(no)) errs.push({ field: 'orderNos', message: `Order ${no} is already invoiced` });
+        if (!o) errs.push({ field: 'orderNos', message: `订单 ${no} 不存在` });
+        else if (o.pay_status !== 'paid') errs.push({ field: 'orderNos', message: `订单 ${no} 未支付，不能开票` });
+        else if (usedSet.has(no)) errs.push({ field: 'orderNos', message: `订单 ${no} 已开票或正在开票` });
       }
-      if (errs.length) throw badInput('Some orders cannot be invoiced', errs);
+      if (errs.length) throw badInput('部分订单无法开票', errs);
       const amount = found.reduce((s, o) => s + Number(o.amount_cents), 0);
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO invoices (business_id, invoice_no, title, tax_no, amount_cents, type, status, email, order_nos)
@@ -529,18 +549,18 @@ export function createApp(opts: AppOptions): RequestHandler {
 
   route('POST', '/api/invoice-refunds', 'business', async ({ body, biz }) => {
     const c = new Check(body);
-    const invoiceNo = c.str('invoiceNo', { max: 40, label: 'Invoice number' });
-    const cents = c.money('amount', 'Amount');
-    const reason = c.str('reason', { min: 2, max: 200, label: 'Reason' });
+    const invoiceNo = c.str('invoiceNo', { max: 40, label: '发票号' });
+    const cents = c.money('amount', '退款金额');
+    const reason = c.str('reason', { min: 2, max: 200, label: '退款原因' });
     c.done();
     const id = await db.tx(async (tx) => {
       const inv = await tx.query<{ amount_cents: number; status: string }>(
         'SELECT amount_cents::float8 AS amount_cents, status FROM invoices WHERE business_id = $1 AND invoice_no = $2',
         [biz.businessId, invoiceNo],
       );
-      if (!inv[0]) throw badInput('Invoice not found', [{ field: 'invoiceNo', message: `Invoice ${invoiceNo} was not found` }]);
+      if (!inv[0]) throw badInput('发票不存在', [{ field: 'invoiceNo', message: `发票 ${invoiceNo} 不存在` }]);
       if (inv[0].status !== 'issued') {
-        throw badInput('Only issued invoices can be refunded', [{ field: 'invoiceNo', message: 'Only issued invoices can be refunded' }]);
+        throw badInput('仅已开具的发票可申请退款', [{ field: 'invoiceNo', message: '仅已开具的发票可申请退款' }]);
       }
       const [{ s }] = await tx.query<{ s: number }>(
         `SELECT coalesce(sum(amount_cents), 0)::float8 AS s FROM invoice_refunds
@@ -549,8 +569,8 @@ export function createApp(opts: AppOptions): RequestHandler {
       );
       const left = Number(inv[0].amount_cents) - Number(s);
       if (cents > left) {
-        throw badInput('Amount exceeds the refundable balance', [
-          { field: 'amount', message: `At most ${(left / 100).toFixed(2)} yuan can be refunded on this invoice` },
+        throw badInput('退款金额超过可退金额', [
+          { field: 'amount', message: `该发票最多可退 ${(left / 100).toFixed(2)} 元` },
         ]);
       }
       const [row] = await tx.query<{ id: number }>(
@@ -565,14 +585,14 @@ export function createApp(opts: AppOptions): RequestHandler {
 
   route('POST', '/api/claims', 'business', async ({ body, biz }) => {
     const c = new Check(body);
-    const personName = c.str('personName', { min: 2, max: 30, label: 'Name' });
-    const idCard = c.str('idCard', { max: 18, label: 'ID card number' }).toUpperCase();
-    if (idCard && !isValidIdCard(idCard)) c.add('idCard', 'ID card number is not a valid 18-digit mainland ID');
-    const accidentDate = c.date('accidentDate', 'Accident date');
-    if (accidentDate && isValidDate(accidentDate) && accidentDate > today()) c.add('accidentDate', 'Accident date cannot be in the future');
-    const accidentType = c.str('accidentType', { max: 30, label: 'Accident type' });
-    const description = c.str('description', { max: 1000, label: 'Description' });
-    const cents = c.money('amount', 'Claim amount');
+    const personName = c.str('personName', { min: 2, max: 30, label: '出险人' });
+    const idCard = c.str('idCard', { max: 18, label: '身份证号' }).toUpperCase();
+    if (idCard && !isValidIdCard(idCard)) c.add('idCard', '身份证号不正确');
+    const accidentDate = c.date('accidentDate', '出险日期');
+    if (accidentDate && isValidDate(accidentDate) && accidentDate > today()) c.add('accidentDate', '出险日期不能晚于今天');
+    const accidentType = c.str('accidentType', { max: 30, label: '事故类型', pick: true });
+    const description = c.str('description', { max: 1000, label: '事故经过' });
+    const cents = c.money('amount', '预估金额');
     c.done();
     const [row] = await db.query<{ id: number }>(
       `INSERT INTO claims (business_id, claim_no, person_name, id_card, accident_date, accident_type, description, amount_cents, status)
@@ -583,19 +603,19 @@ export function createApp(opts: AppOptions): RequestHandler {
   });
 
   const requireAdmin = (biz: Business) => {
-    if (biz.userType !== 'admin') throw forbidden('Only business administrators can manage bank accounts');
+    if (biz.userType !== 'admin') throw forbidden('仅企业管理员可操作');
   };
 
   route('POST', '/api/bank-accounts', 'business', async ({ body, biz }) => {
     requireAdmin(biz);
     const c = new Check(body);
-    const accountName = c.str('accountName', { min: 2, max: 100, label: 'Account name' });
-    const bankName = c.str('bankName', { min: 2, max: 50, label: 'Bank' });
-    const accountNo = c.str('accountNo', { max: 40, label: 'Account number' }).replace(/[\s-]/g, '');
-    if (accountNo && !/^\d{8,30}$/.test(accountNo)) c.add('accountNo', 'Account number must be 8–30 digits');
-    const branch = c.str('branch', { max: 100, required: false, label: 'Branch' });
+    const accountName = c.str('accountName', { min: 2, max: 100, label: '账户名称' });
+    const bankName = c.str('bankName', { min: 2, max: 50, label: '开户银行' });
+    const accountNo = c.str('accountNo', { max: 40, label: '银行账号' }).replace(/[\s-]/g, '');
+    if (accountNo && !/^\d{8,30}$/.test(accountNo)) c.add('accountNo', '银行账号应为 8–30 位数字');
+    const branch = c.str('branch', { max: 100, required: false, label: '开户支行' });
     const isDefault = body.isDefault ?? false;
-    if (typeof isDefault !== 'boolean') c.add('isDefault', 'isDefault must be true or false');
+    if (typeof isDefault !== 'boolean') c.add('isDefault', '“设为默认账户”的取值无效');
     c.done();
     const id = await db.tx(async (tx) => {
       const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM bank_accounts WHERE business_id = $1', [biz.businessId]);
@@ -614,13 +634,13 @@ export function createApp(opts: AppOptions): RequestHandler {
   route('DELETE', '/api/bank-accounts/:id', 'business', async ({ params, biz }) => {
     requireAdmin(biz);
     const id = Number(params.id);
-    if (!Number.isInteger(id) || id < 1) throw notFound('Bank account not found');
+    if (!Number.isInteger(id) || id < 1) throw notFound('银行账户不存在');
     await db.tx(async (tx) => {
       const del = await tx.query<{ is_default: boolean }>(
         'DELETE FROM bank_accounts WHERE business_id = $1 AND id = $2 RETURNING is_default',
         [biz.businessId, id],
       );
-      if (!del[0]) throw notFound('Bank account not found');
+      if (!del[0]) throw notFound('银行账户不存在');
       if (del[0].is_default) {
         await tx.query(
           `UPDATE bank_accounts SET is_default = true WHERE id = (
@@ -646,7 +666,7 @@ export function createApp(opts: AppOptions): RequestHandler {
     route('GET', `/api/${name}/:id`, 'business', async ({ params, biz }) => {
       const id = Number(params.id);
       const row = Number.isInteger(id) && id >= 1 && id <= 2147483647 ? await getResource(db, r, biz.businessId, id) : null;
-      if (!row) throw notFound(`No ${name.replace(/-/g, ' ').replace(/s$/, '')} with id ${params.id} in this business`);
+      if (!row) throw notFound(`当前企业下不存在该${RESOURCE_LABELS[name] ?? '记录'}（ID：${params.id}）`);
       return row;
     });
   }
@@ -670,7 +690,7 @@ export function createApp(opts: AppOptions): RequestHandler {
       const declared = Number(req.headers['content-length'] ?? 0);
       if (declared > BODY_LIMIT) {
         req.resume();
-        reject(new HttpError(413, 41300, 'Request body is larger than the 1 MB limit'));
+        reject(new HttpError(413, 41300, '请求内容过大（上限 1 MB）'));
         return;
       }
       const chunks: Buffer[] = [];
@@ -682,7 +702,7 @@ export function createApp(opts: AppOptions): RequestHandler {
         if (size > BODY_LIMIT) {
           failed = true;
           chunks.length = 0;
-          reject(new HttpError(413, 41300, 'Request body is larger than the 1 MB limit'));
+          reject(new HttpError(413, 41300, '请求内容过大（上限 1 MB）'));
           return;
         }
         chunks.push(chunk);
@@ -697,11 +717,11 @@ export function createApp(opts: AppOptions): RequestHandler {
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);
-        } catch (e) {
-          return reject(badInput(`Request body is not valid JSON: ${(e as Error).message}`));
+        } catch {
+          return reject(badInput('请求体不是有效的 JSON'));
         }
         if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-          return reject(badInput('Request body must be a JSON object'));
+          return reject(badInput('请求体必须是 JSON 对象'));
         }
         resolveBody(parsed as Record<string, unknown>);
       });
@@ -711,10 +731,10 @@ export function createApp(opts: AppOptions): RequestHandler {
   async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) {
     const method = req.method ?? 'GET';
     const matches = routes.filter((r) => r.re.test(path));
-    if (matches.length === 0) throw notFound(`No API endpoint ${method} ${path}`);
+    if (matches.length === 0) throw notFound(`接口不存在：${method} ${path}`);
     const r = matches.find((m) => m.method === method || (method === 'HEAD' && m.method === 'GET'));
     if (!r) {
-      throw new HttpError(405, 40500, `${method} is not supported on ${path}`);
+      throw new HttpError(405, 40500, `接口 ${path} 不支持 ${method} 请求`);
     }
     const m = r.re.exec(path)!;
     const params: Record<string, string> = {};
@@ -758,7 +778,7 @@ export function createApp(opts: AppOptions): RequestHandler {
     try {
       html = await fsp.readFile(join(staticRoot!, 'index.html'), 'utf8');
     } catch {
-      sendJson(res, 404, { code: 40400, message: 'The console UI is not built (index.html missing)' });
+      sendJson(res, 404, { code: 40400, message: '控制台页面尚未构建（缺少 index.html）' });
       return;
     }
     const cfg = JSON.stringify({ basePath }).replace(/</g, '\\u003c');
@@ -776,25 +796,25 @@ export function createApp(opts: AppOptions): RequestHandler {
 
   async function handleStatic(req: IncomingMessage, res: ServerResponse, pathname: string) {
     const method = req.method ?? 'GET';
-    if (!staticRoot) throw notFound(`Not found: ${pathname}`);
-    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 40500, `${method} is not supported here`);
+    if (!staticRoot) throw notFound(`资源不存在：${pathname}`);
+    if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 40500, `不支持 ${method} 请求`);
     if (!pathname.startsWith(basePath)) {
       if (`${pathname}/` === basePath || pathname === '/') {
         res.writeHead(302, { Location: basePath });
         res.end();
         return;
       }
-      throw notFound(`Not found: ${pathname} (the console is served under ${basePath})`);
+      throw notFound(`资源不存在：${pathname}（控制台地址为 ${basePath}）`);
     }
     let rel: string;
     try {
       rel = decodeURIComponent(pathname.slice(basePath.length));
     } catch {
-      throw badInput('Malformed URL');
+      throw badInput('请求地址格式不正确');
     }
     if (rel === '' || rel === 'index.html' || rel.includes('\0')) return serveIndex(req, res);
     const file = resolve(staticRoot, rel);
-    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) throw notFound('Not found');
+    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) throw notFound('资源不存在');
     const stat = await fsp.stat(file).catch(() => null);
     if (stat && stat.isFile()) {
       const isAsset = rel.startsWith('assets/');
@@ -812,7 +832,7 @@ export function createApp(opts: AppOptions): RequestHandler {
       return;
     }
     // Missing hashed assets should not turn into HTML.
-    if (rel.startsWith('assets/')) throw notFound(`Not found: ${pathname}`);
+    if (rel.startsWith('assets/')) throw notFound(`资源不存在：${pathname}`);
     return serveIndex(req, res);
   }
 
@@ -821,7 +841,7 @@ export function createApp(opts: AppOptions): RequestHandler {
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
     } catch {
-      sendJson(res, 400, { code: 40000, message: 'Malformed URL' });
+      sendJson(res, 400, { code: 40000, message: '请求地址格式不正确' });
       return;
     }
     let pathname = url.pathname;
@@ -843,7 +863,7 @@ export function createApp(opts: AppOptions): RequestHandler {
         return;
       }
       logError(err);
-      sendJson(res, 500, { code: 50000, message: 'Internal server error; please try again later' });
+      sendJson(res, 500, { code: 50000, message: '服务器内部错误，请稍后重试' });
     });
   };
 }

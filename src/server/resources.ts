@@ -225,10 +225,10 @@ export async function listResource(
         where.push(`${c.col} ILIKE ${p(`%${escapeLike(v)}%`)}`);
       } else if (c.kind === 'int') {
         const nums = v.split(',').map(Number);
-        if (nums.some((n) => !Number.isInteger(n))) throw new QueryError(key, `${key} must be an integer`);
+        if (nums.some((n) => !Number.isInteger(n))) throw new QueryError(key, `筛选条件 ${key} 必须为整数`);
         where.push(`${c.col} = ANY(${p(nums)}::int[])`);
       } else if (c.kind === 'bool') {
-        if (v !== 'true' && v !== 'false') throw new QueryError(key, `${key} must be true or false`);
+        if (v !== 'true' && v !== 'false') throw new QueryError(key, `筛选条件 ${key} 只能为 true 或 false`);
         where.push(`${c.col} = ${p(v === 'true')}`);
       } else {
         where.push(`${c.col} = ANY(${p(v.split(',').map((s) => s.trim()))}::text[])`);
@@ -242,7 +242,7 @@ export async function listResource(
         const to = toRaw.trim().slice(0, 10);
         for (const d of [from, to]) {
           if (d && !isValidDate(d)) {
-            throw new QueryError(`${key}Range`, `${key}Range must be "from,to" with dates like 2024-01-31`);
+            throw new QueryError(`${key}Range`, `日期范围 ${key}Range 格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31`);
           }
         }
         const bound = (d: string) =>

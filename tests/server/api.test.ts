@@ -46,7 +46,7 @@ describe('auth', () => {
     const r = await c.call('POST', '/api/auth/login', { body: { phone: DEMO.phone, password: 'wrong123' }, token: null, biz: null });
     expect(r.status).toBe(401);
     expect(r.body.code).toBe(40100);
-    expect(r.body.message).toMatch(/incorrect/i);
+    expect(r.body.message).toBe('手机号或密码错误');
     expect(r.body.data).toBeUndefined();
   });
 
@@ -54,12 +54,25 @@ describe('auth', () => {
     const r = await c.call('POST', '/api/auth/login', { body: { phone: '12345', password: 'demo1234' }, token: null, biz: null });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(40000);
-    expect(r.body.errors).toEqual([expect.objectContaining({ field: 'phone' })]);
+    expect(r.body.message).toBe('填写内容有误，请按提示修改');
+    expect(r.body.errors).toEqual([{ field: 'phone', message: '请输入正确的 11 位手机号' }]);
+    const empty = await c.call('POST', '/api/auth/login', { body: {}, token: null, biz: null });
+    expect(empty.body.errors).toEqual([
+      { field: 'phone', message: '请填写手机号' },
+      { field: 'password', message: '请输入密码' },
+    ]);
   });
 
   it('requires a token for business data', async () => {
-    expect((await c.call('GET', '/api/orders', { token: null })).status).toBe(401);
-    expect((await c.call('GET', '/api/orders', { token: 'not-a-token' })).body.code).toBe(40100);
+    const none = await c.call('GET', '/api/orders', { token: null });
+    expect(none.status).toBe(401);
+    expect(none.body.message).toBe('请先登录');
+    const bogus = await c.call('GET', '/api/orders', { token: 'not-a-token' });
+    expect(bogus.body.code).toBe(40100);
+    expect(bogus.body.message).toBe('登录已过期，请重新登录');
+    const noBiz = await c.call('GET', '/api/orders', { biz: null });
+    expect(noBiz.status).toBe(400);
+    expect(noBiz.body).toMatchObject({ code: 40000, message: '请先选择企业', errors: [{ field: 'X-Company-Id', message: '请选择企业' }] });
   });
 
   it('rotates refresh tokens and rejects a used one', async () => {
@@ -72,6 +85,7 @@ describe('auth', () => {
     expect(ok.status).toBe(200);
     const reused = await c.call('POST', '/api/auth/refresh', { body: { refreshToken: rt }, token: null, biz: null });
     expect(reused.status).toBe(401);
+    expect(reused.body.message).toBe('登录凭证已失效，请重新登录');
     // Reuse revokes the whole session, including the newest tokens.
     const after = await c.call('GET', '/api/businesses', { token: r1.body.data.token, biz: null });
     expect(after.status).toBe(401);
@@ -93,7 +107,23 @@ describe('auth', () => {
       biz: null,
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: any) => e.field).sort()).toEqual(['code', 'password']);
+    expect(bad.body.errors).toEqual([
+      { field: 'code', message: '短信验证码错误' },
+      { field: 'password', message: '密码至少 8 位' },
+    ]);
+    const noDigits = await c.call('POST', '/api/auth/set-password', {
+      body: { phone: '13900000009', code: '123456', password: 'lettersonly' },
+      token: null,
+      biz: null,
+    });
+    expect(noDigits.body.errors).toEqual([{ field: 'password', message: '密码需同时包含字母和数字' }]);
+    const unknown = await c.call('POST', '/api/auth/set-password', {
+      body: { phone: '13900000009', code: '123456', password: 'abc12345' },
+      token: null,
+      biz: null,
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ message: '该手机号未注册账号', errors: [{ field: 'phone', message: '该手机号未注册账号' }] });
   });
 });
 
@@ -102,6 +132,7 @@ describe('business scoping', () => {
     const r = await c.call('GET', '/api/orders', { biz: BIZ_OTHER });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe(40300);
+    expect(r.body.message).toBe(`您无权访问企业 ${BIZ_OTHER}`);
     expect((await c.call('GET', '/api/orders/1', { biz: 'B99999' })).status).toBe(403);
   });
 
@@ -160,6 +191,8 @@ describe('lists', () => {
     expect(r.body.data.list.every((o: any) => o.createdAt.startsWith(mid))).toBe(true);
     const bad = await c.call('GET', '/api/orders?createdAtRange=yesterday,');
     expect(bad.status).toBe(400);
+    const rangeMsg = '日期范围 createdAtRange 格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31';
+    expect(bad.body).toMatchObject({ message: rangeMsg, errors: [{ field: 'createdAtRange', message: rangeMsg }] });
   });
 
   it('sorts by whitelisted fields only', async () => {
@@ -182,6 +215,7 @@ describe('lists', () => {
     const missing = await c.call('GET', '/api/claims/999999');
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe(40400);
+    expect(missing.body.message).toBe('当前企业下不存在该理赔案件（ID：999999）');
     expect((await c.call('GET', '/api/claims/abc')).status).toBe(404);
   });
 
@@ -218,7 +252,8 @@ describe('writes', () => {
     });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(40000);
-    expect(r.body.errors).toEqual([expect.objectContaining({ field: 'rows[1].idCard' })]);
+    expect(r.body.message).toBe('名单中有数据不正确，本批次未提交，请修改后重新提交');
+    expect(r.body.errors).toEqual([{ field: 'rows[1].idCard', message: '第 2 行：身份证号不正确' }]);
     expect({
       persons: await count('insured_persons', BIZ_ADMIN),
       records: await count('insure_records', BIZ_ADMIN),
@@ -254,7 +289,7 @@ describe('writes', () => {
     };
     const denied = await c.call('POST', '/api/insure/attendance', { body, biz: BIZ_OPERATOR });
     expect(denied.status).toBe(403);
-    expect(denied.body.message).toMatch(/attendance/);
+    expect(denied.body.message).toBe('当前企业未开通考勤服务包');
     const ok = await c.call('POST', '/api/insure/attendance', { body, biz: BIZ_ADMIN });
     expect(ok.status).toBe(200);
     expect(ok.body.data.source).toBe('attendance');
@@ -265,6 +300,7 @@ describe('writes', () => {
     const before = await count('bank_accounts', BIZ_OPERATOR);
     const denied = await c.call('POST', '/api/bank-accounts', { body: acct, biz: BIZ_OPERATOR });
     expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('仅企业管理员可操作');
     expect(await count('bank_accounts', BIZ_OPERATOR)).toBe(before);
     expect((await c.call('DELETE', '/api/bank-accounts/1', { biz: BIZ_OPERATOR })).status).toBe(403);
 
@@ -275,17 +311,26 @@ describe('writes', () => {
     expect(list.body.data.list.map((a: any) => a.id)).toEqual([made.body.data.id]);
     const del = await c.call('DELETE', `/api/bank-accounts/${made.body.data.id}`);
     expect(del.status).toBe(200);
-    expect((await c.call('DELETE', `/api/bank-accounts/${made.body.data.id}`)).status).toBe(404);
+    const gone = await c.call('DELETE', `/api/bank-accounts/${made.body.data.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.message).toBe('银行账户不存在');
     const bad = await c.call('POST', '/api/bank-accounts', { body: { ...acct, accountNo: 'abc' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors[0].field).toBe('accountNo');
+    expect(bad.body.errors).toEqual([{ field: 'accountNo', message: '银行账号应为 8–30 位数字' }]);
   });
 
   it('creates claims and invoices with validation', async () => {
     const bad = await c.call('POST', '/api/claims', { body: { personName: '周', idCard: '123', accidentDate: '2999-01-01', amount: -1 } });
     expect(bad.status).toBe(400);
-    const fields = bad.body.errors.map((e: any) => e.field);
-    expect(fields).toEqual(expect.arrayContaining(['personName', 'idCard', 'accidentDate', 'accidentType', 'amount']));
+    expect(bad.body.message).toBe('填写内容有误，请按提示修改');
+    expect(bad.body.errors).toEqual([
+      { field: 'personName', message: '出险人长度应为 2–30 个字符' },
+      { field: 'idCard', message: '身份证号不正确' },
+      { field: 'accidentDate', message: '出险日期不能晚于今天' },
+      { field: 'accidentType', message: '请选择事故类型' },
+      { field: 'description', message: '请填写事故经过' },
+      { field: 'amount', message: '预估金额应大于 0 且不超过 1000 万元' },
+    ]);
     const ok = await c.call('POST', '/api/claims', {
       body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '摔伤', description: '仓库摔倒', amount: 1234.5 },
     });
@@ -296,23 +341,28 @@ describe('writes', () => {
       body: { title: '上海鑫达人力资源有限公司', taxNo: '91310104MA1FL2XK3P', type: 'normal', orderNos: ['NO-SUCH-ORDER'], email: 'a@b.cn' },
     });
     expect(inv.status).toBe(400);
-    expect(inv.body.errors[0].field).toBe('orderNos');
+    expect(inv.body.message).toBe('部分订单无法开票');
+    expect(inv.body.errors).toEqual([{ field: 'orderNos', message: '订单 NO-SUCH-ORDER 不存在' }]);
   });
 
   it('invalid JSON → 400, oversize → 413, unknown api → 404', async () => {
     const r = await c.call('POST', '/api/claims', { raw: '{"personName": ' });
     expect(r.status).toBe(400);
-    expect(r.body.message).toMatch(/not valid JSON/);
+    expect(r.body.message).toBe('请求体不是有效的 JSON');
     const big = await c.call('POST', '/api/claims', { raw: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 10) }) });
     expect(big.status).toBe(413);
+    expect(big.body).toEqual({ code: 41300, message: '请求内容过大（上限 1 MB）' });
     const nf = await c.call('GET', '/api/does-not-exist');
     expect(nf.status).toBe(404);
     expect(nf.body.code).toBe(40400);
+    expect(nf.body.message).toBe('接口不存在：GET /api/does-not-exist');
   });
 
   it('changes the password with the old one', async () => {
     const wrong = await c.call('POST', '/api/settings/password', { body: { oldPassword: 'nope1234', newPassword: 'newpass123' }, biz: null });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.errors[0].field).toBe('oldPassword');
+    expect(wrong.body).toMatchObject({ message: '原密码错误', errors: [{ field: 'oldPassword', message: '原密码错误' }] });
+    const weak = await c.call('POST', '/api/settings/password', { body: { oldPassword: 'demo1234', newPassword: '' }, biz: null });
+    expect(weak.body.errors).toEqual([{ field: 'newPassword', message: '请输入新密码' }]);
   });
 });

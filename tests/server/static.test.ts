@@ -72,7 +72,9 @@ describe('static serving', () => {
     expect(await res.text()).toBe('console.log("hi")');
     const svg = await fetch(`${based.url}favicon.svg`);
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
-    expect((await fetch(`${based.url}assets/missing.js`)).status).toBe(404);
+    const missing = await fetch(`${based.url}assets/missing.js`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ code: 40400, message: '资源不存在：/console/assets/missing.js' });
   });
 
   it('does not escape the static directory', async () => {
@@ -89,6 +91,6 @@ describe('static serving', () => {
     }
     const nf = await fetch(`${origin}/console/api/nothing`);
     expect(nf.status).toBe(404);
-    expect((await nf.json()).code).toBe(40400);
+    expect(await nf.json()).toEqual({ code: 40400, message: '接口不存在：GET /api/nothing' });
   });
 });
