@@ -4,7 +4,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Db, Queryable } from './db.ts';
 import { getResource, listResource, QueryError, RESOURCES } from './resources.ts';
-import { DEFAULT_PREMIUM_CENTS, PLANS } from './seed.ts';
+import { PLANS } from './seed.ts';
 import {
   PHONE_RE,
   hashPassword,
@@ -473,17 +473,39 @@ export function createApp(opts: AppOptions): RequestHandler {
     return getResource(db, RESOURCES['insure-batches'], biz.businessId, batchId);
   }
 
+  // Insurance plans on sale: roster cover is priced per month, attendance cover per day.
+  route('GET', '/api/plans', 'user', async ({ query }) => {
+    const u = query.get('unit');
+    const unit = u === 'month' || u === 'day' ? u : undefined;
+    return Object.entries(PLANS)
+      .filter(([, p]) => !unit || p.unit === unit)
+      .map(([name, p]) => ({
+        value: name,
+        label: `${name} · ¥${(p.cents / 100).toFixed(2)}/${p.unit === 'month' ? '人·月' : '人·天'}`,
+        unit: p.unit,
+        price: p.cents / 100,
+      }));
+  });
+
+  /** The plan named in a write, which must be on sale for this way of insuring. */
+  function checkPlan(c: Check, planName: string, unit: 'month' | 'day') {
+    const plan = PLANS[planName];
+    if (planName && (!plan || plan.unit !== unit)) {
+      c.add('planName', unit === 'month' ? '请选择按月计费的保险方案' : '请选择按天计费的保险方案');
+    }
+    return plan;
+  }
+
   route('POST', '/api/insure/roster', 'business', async ({ body, biz }) => {
     const c = new Check(body);
     const planName = c.str('planName', { max: 100, label: '保险方案', pick: true });
+    const plan = checkPlan(c, planName, 'month');
     const startDate = c.date('startDate', '起保日期');
     const fileName = c.str('fileName', { max: 200, required: false, label: '文件名' });
     const rows = checkRows(c, body.rows);
     c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? '名单中有数据不正确，本批次未提交，请修改后重新提交' : undefined);
-    const plan = PLANS[planName];
     // Roster cover runs one year; premium is the monthly price times 12.
-    const monthly = plan && plan.unit === 'month' ? plan.cents : plan ? plan.cents * 30 : DEFAULT_PREMIUM_CENTS;
-    return createBatch(biz, 'roster', planName, fileName, rows, startDate, addDays(startDate, 364), monthly * 12);
+    return createBatch(biz, 'roster', planName, fileName, rows, startDate, addDays(startDate, 364), plan.cents * 12);
   });
 
   route('POST', '/api/insure/attendance', 'business', async ({ body, biz }) => {
@@ -492,13 +514,12 @@ export function createApp(opts: AppOptions): RequestHandler {
     }
     const c = new Check(body);
     const planName = c.str('planName', { max: 100, label: '保险方案', pick: true });
+    const plan = checkPlan(c, planName, 'day');
     const workDate = c.date('workDate', '出勤日期');
     const fileName = c.str('fileName', { max: 200, required: false, label: '文件名' });
     const rows = checkRows(c, body.rows);
     c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? '名单中有数据不正确，本批次未提交，请修改后重新提交' : undefined);
-    const plan = PLANS[planName];
-    const cents = plan && plan.unit === 'day' ? plan.cents : PLANS['灵活用工日单险（按天）'].cents;
-    return createBatch(biz, 'attendance', planName, fileName, rows, workDate, workDate, cents);
+    return createBatch(biz, 'attendance', planName, fileName, rows, workDate, workDate, plan.cents);
   });
 
   // ------------------------------------------------------------ finance / claims writes

@@ -11,7 +11,6 @@ export const PLANS: Record<string, { cents: number; unit: 'month' | 'day' }> = {
   '骑手意外险·升级版（80万）': { cents: 6200, unit: 'month' },
   '灵活用工日单险（按天）': { cents: 350, unit: 'day' },
 };
-export const DEFAULT_PREMIUM_CENTS = 3000;
 
 const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘'.split('');
 const GIVEN = '伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超秀兰霞平刚桂英华建国志红玉兰海燕晓东俊峰雪梅文博思远子涵浩然欣怡宇航'.split('');

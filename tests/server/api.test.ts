@@ -281,6 +281,25 @@ describe('writes', () => {
     expect(batch.body.data.batchNo).toBe(r.body.data.batchNo);
   });
 
+  it('lists the plans on sale by pricing unit and refuses a plan that is not on sale', async () => {
+    const monthly = await c.call('GET', '/api/plans?unit=month');
+    expect(monthly.status).toBe(200);
+    const names = monthly.body.data.map((p: { value: string }) => p.value);
+    expect(names).toContain(plan);
+    expect(names).not.toContain('灵活用工日单险（按天）');
+    expect(monthly.body.data.find((p: { value: string }) => p.value === plan)).toMatchObject({ unit: 'month', price: 45 });
+
+    const batches = await count('insure_batches', BIZ_ADMIN);
+    const rows = [{ name: '周一', idCard: makeIdCard('310104', '19880101', 301), phone: '13700000011', jobType: '仓库分拣员' }];
+    const unknown = await c.call('POST', '/api/insure/roster', { body: { planName: '不存在的方案', startDate: '2030-01-01', rows } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([{ field: 'planName', message: '请选择按月计费的保险方案' }]);
+    const daily = await c.call('POST', '/api/insure/attendance', { body: { planName: plan, workDate: '2030-01-02', rows } });
+    expect(daily.status).toBe(400);
+    expect(daily.body.errors).toEqual([{ field: 'planName', message: '请选择按天计费的保险方案' }]);
+    expect(await count('insure_batches', BIZ_ADMIN)).toBe(batches);
+  });
+
   it('attendance needs the attendance pack', async () => {
     const body = {
       planName: '灵活用工日单险（按天）',
