@@ -2,19 +2,39 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer } from './server.ts';
 import { DEMO_PASSWORD, DEMO_PHONE } from './seed.ts';
+import { validateSchemaDir } from '../schema/load-node.ts';
+import { formatIssues } from '../schema/validator.ts';
 
 const env = process.env;
+
+function fail(message: string): never {
+  console.error(`Cannot start: ${message}`);
+  process.exit(2);
+}
+
+// The console is rendered from schemas/: refuse to serve it when any schema is wrong.
+const { files: schemaFiles, issues } = validateSchemaDir(resolve('.'));
+const fileCount = Object.keys(schemaFiles).length;
+if (issues.length) fail(`schemas/ has ${issues.length} problem(s):\n${formatIssues(issues)}`);
+
+const port = env.PORT ? Number(env.PORT) : 8080;
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a whole number from 0 to 65535, got "${env.PORT}"`);
 const staticDir = env.STATIC_DIR ? resolve(env.STATIC_DIR) : existsSync('dist/index.html') ? resolve('dist') : undefined;
 
 const running = await startServer({
-  port: env.PORT ? Number(env.PORT) : 8080,
+  port,
   host: env.HOST || '127.0.0.1',
   dataDir: env.DATA_DIR || '.data/pglite',
   databaseUrl: env.DATABASE_URL || undefined,
   basePath: env.BASE_PATH || '/',
   staticDir,
+}).catch((err: NodeJS.ErrnoException) => {
+  if (err.code === 'EADDRINUSE') fail(`port ${port} is already in use; set PORT to another port`);
+  if (err.code === 'ECONNREFUSED') fail(`the PostgreSQL server in DATABASE_URL refused the connection (${err.message})`);
+  throw err;
 });
 
+console.log(`Schemas OK (${fileCount} files)`);
 console.log(`Console ready at ${running.url}`);
 console.log(`Demo sign-in: phone ${DEMO_PHONE}, password ${DEMO_PASSWORD}`);
 if (!staticDir) console.log('(No built UI found: API only. Run `npm run build` or set STATIC_DIR.)');

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { startServer, type RunningServer } from '../../src/server/server';
+
+// The same build (made by the global setup) served under another base path: the gateway passes it to
+// the browser as window.__APP_CONFIG__.basePath and the router and asset URLs follow it.
+let server: RunningServer;
+let browser: Browser;
+
+describe('console under a base path', () => {
+  beforeAll(async () => {
+    const dist = path.resolve(import.meta.dirname, '../../dist');
+    server = await startServer({ port: 0, dataDir: 'memory', staticDir: dist, basePath: '/console/' });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('routes, signs in and links under /console/', async () => {
+    const origin = server.url.replace(/\/console\/$/, '');
+    const page = await browser.newPage();
+    await page.goto(`${origin}/console/`);
+    await page.waitForURL(`${origin}/console/login`);
+    expect(await page.evaluate(() => window.__APP_CONFIG__?.basePath)).toBe('/console/');
+    await page.getByPlaceholder('请输入手机号').fill('13800000000');
+    await page.getByPlaceholder('请输入密码').fill('demo1234');
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.waitForURL(`${origin}/console/mine/business`);
+    await page.locator('a', { hasText: '进入' }).first().click();
+    await page.waitForURL(`${origin}/console/mine/home`);
+    const hrefs = await page.locator('.ant-pro-sider a[href], .ant-layout-sider a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const h of hrefs) expect(h).toMatch(/^\/console\//);
+  });
+});
