@@ -106,6 +106,8 @@ export interface ToolbarAction {
   label: string;
   to?: string;
   href?: string;
+  /** id of a form schema opened in a dialog; the table reloads after a successful submit */
+  form?: string;
   primary?: boolean;
   userType?: UserType[];
 }

@@ -232,6 +232,8 @@ interface PendingTarget {
 interface Ctx {
   issues: SchemaIssue[];
   targets: PendingTarget[];
+  /** Form schemas opened in a dialog by toolbar actions. */
+  formRefs: PendingTarget[];
 }
 
 // ---------------------------------------------------------------- actions
@@ -243,14 +245,17 @@ function toolbarActionCheck(c: FileChecker, ctx: Ctx): Check {
         label: { required: true, check: c.str },
         to: { check: c.str },
         href: { check: c.httpUrl },
+        form: { check: c.str },
         primary: { check: c.bool },
         userType: { check: c.userTypes },
       })
     )
       return;
-    if (v.to === undefined && v.href === undefined) c.add(path, 'action needs "to" (route) or "href" (external link)');
-    if (v.to !== undefined && v.href !== undefined) c.add(path, 'action cannot have both "to" and "href"');
+    const kinds = ['to', 'href', 'form'].filter((k) => v[k] !== undefined);
+    if (kinds.length === 0) c.add(path, 'action needs "to" (route), "href" (external link) or "form" (form schema opened in a dialog)');
+    if (kinds.length > 1) c.add(path, `action can have only one of "to", "href" and "form" (has ${kinds.map((k) => `"${k}"`).join(' and ')})`);
     if (typeof v.to === 'string') ctx.targets.push({ file: c.file, path: `${path}.to`, target: v.to });
+    if (typeof v.form === 'string') ctx.formRefs.push({ file: c.file, path: `${path}.form`, target: v.form });
   };
 }
 
@@ -556,7 +561,7 @@ function classify(file: string): { kind: 'routes' } | { kind: PageKind; id: stri
  * ('schemas/routes.json', 'schemas/tables/orders.json', ...). Returns all issues (empty = valid).
  */
 export function validateSchemas(files: Record<string, unknown>): SchemaIssue[] {
-  const ctx: Ctx = { issues: [], targets: [] };
+  const ctx: Ctx = { issues: [], targets: [], formRefs: [] };
   const pageFiles = new Map<string, string>(); // `${kind}:${id}` -> file
   let routeInfos: RouteInfo[] | null = null;
 
@@ -604,10 +609,16 @@ export function validateSchemas(files: Record<string, unknown>): SchemaIssue[] {
       });
     }
   }
+  // forms opened from toolbar actions exist (and count as used)
+  for (const f of ctx.formRefs) {
+    const key = `form:${f.target}`;
+    referenced.add(key);
+    if (!pageFiles.has(key)) ctx.issues.push({ file: f.file, path: f.path, reason: `form schema "${f.target}" not found: expected schemas/forms/${f.target}.json` });
+  }
   // every page file is used
   for (const [key, file] of pageFiles) {
     if (!referenced.has(key))
-      ctx.issues.push({ file, path: '$', reason: 'schema file is not referenced by any route in schemas/routes.json' });
+      ctx.issues.push({ file, path: '$', reason: 'schema file is not referenced by any route in schemas/routes.json (nor opened by a toolbar action)' });
   }
   // link/to targets resolve to a route
   const patterns = routeInfos.filter((r) => r.isLeaf && r.page).map((r) => r.path);

@@ -247,3 +247,25 @@ describe('browser registry (import.meta.glob, also supported by vitest)', () => 
     expect(reg.flattenRoutes(reg.routesFile.routes)).toHaveLength(22);
   });
 });
+
+describe('toolbar actions that open a form in a dialog', () => {
+  it('count as a use of the form and must name an existing one', () => {
+    // bank-account.json is used only by the bank-accounts toolbar; dropping that use is reported.
+    const unused = mutate((f) => {
+      f['schemas/tables/bank-accounts.json'].toolbar = [];
+    });
+    expectIssue(unused, 'schemas/forms/bank-account.json', '$', 'not referenced');
+
+    const missing = mutate((f) => {
+      f['schemas/tables/bank-accounts.json'].toolbar[0].form = 'bank-acount';
+    });
+    expectIssue(missing, 'schemas/tables/bank-accounts.json', '$.toolbar[0].form', 'form schema "bank-acount" not found');
+  });
+
+  it('take exactly one of to, href and form', () => {
+    const both = mutate((f) => {
+      f['schemas/tables/bank-accounts.json'].toolbar[0].to = '/setting/account';
+    });
+    expectIssue(both, 'schemas/tables/bank-accounts.json', '$.toolbar[0]', 'only one of "to", "href" and "form"');
+  });
+});

@@ -1,6 +1,6 @@
-import { useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Popconfirm, Space } from 'antd';
+import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
 import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
@@ -12,6 +12,9 @@ import { useStores } from '../context';
 import { allowedFor } from '../access';
 import { isDateColumn, proValueType, toCsv, toQuery, toValueEnum } from '../tableColumns';
 import { formatValue } from '../format';
+import { getForm } from '../../schema/registry';
+
+const FormPage = lazy(() => import('./FormPage').then((m) => ({ default: m.FormPage })));
 
 type Row = Record<string, unknown>;
 interface ListResult {
@@ -29,6 +32,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
   const actionRef = useRef<ActionType>();
   const lastQuery = useRef<Record<string, string | number>>({});
   const [exporting, setExporting] = useState(false);
+  const [dialogForm, setDialogForm] = useState<string>();
   const biz = user.currentBusiness;
   const ctx = { userType: biz?.userType, servicePacks: biz?.servicePacks ?? [] };
   const isBusinessPicker = schema.id === 'businesses';
@@ -51,7 +55,9 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
         width: c.width,
         render: c.link
           ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
-          : undefined,
+          : c.valueType === 'boolean'
+            ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
+            : undefined,
       });
       if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
         cols.push({ title: c.title, dataIndex: c.dataIndex, key: `${c.dataIndex}__range`, valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
@@ -137,7 +143,11 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
   const toolbar = (schema.toolbar ?? [])
     .filter((t) => allowedFor(t.userType, ctx))
     .map((t) =>
-      t.href ? (
+      t.form ? (
+        <Button key={t.label} type={t.primary ? 'primary' : 'default'} onClick={() => setDialogForm(t.form)}>
+          {t.label}
+        </Button>
+      ) : t.href ? (
         <Button key={t.label} type={t.primary ? 'primary' : 'default'} href={t.href} target="_blank">
           {t.label}
         </Button>
@@ -155,7 +165,24 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
     );
   }
 
+  const dialogSchema = dialogForm ? getForm(dialogForm) : undefined;
   return (
+    <>
+    {dialogSchema && (
+      <Modal open title={dialogSchema.title} footer={null} destroyOnClose onCancel={() => setDialogForm(undefined)}>
+        <Suspense fallback={<Spin />}>
+          <FormPage
+            schema={dialogSchema}
+            bare
+            onSubmitted={() => {
+              message.success(dialogSchema.successMessage ?? '提交成功');
+              setDialogForm(undefined);
+              actionRef.current?.reload();
+            }}
+          />
+        </Suspense>
+      </Modal>
+    )}
     <ProTable<Row>
       key={user.businessInfo.businessId}
       headerTitle={schema.title}
@@ -183,5 +210,6 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
         }
       }}
     />
+    </>
   );
 });

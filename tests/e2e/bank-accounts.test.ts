@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+let page: Page;
+let auth: Record<string, string>;
+
+async function accounts(): Promise<Array<{ bankName: string; accountNo: string }>> {
+  const r = await fetch(`${baseUrl}/api/bank-accounts?current=1&pageSize=100`, { headers: auth });
+  return ((await r.json()) as { data: { list: Array<{ bankName: string; accountNo: string }> } }).data.list;
+}
+
+describe('bank accounts (admin)', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    page = await browser.newPage();
+    await page.goto(`${baseUrl}/login`);
+    await page.getByPlaceholder('请输入手机号').fill('13800000000');
+    await page.getByPlaceholder('请输入密码').fill('demo1234');
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await page.waitForURL(/\/mine\/business$/);
+    // The first business is the one where the demo user is an admin.
+    await page.locator('a', { hasText: '进入' }).first().click();
+    await page.waitForURL(/\/mine\/home$/);
+    const [token, company] = await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('companyId')]);
+    auth = { Authorization: `Bearer ${token}`, 'X-Company-Id': String(company) };
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('adds an account from the dialog after a bad account number is refused', async () => {
+    const before = await accounts();
+    await page.goto(`${baseUrl}/setting/bank-accounts`);
+    await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    await page.getByRole('button', { name: '新增账户' }).click();
+    const dialog = page.locator('.ant-modal');
+    await dialog.getByPlaceholder('与营业执照上的企业名称一致').fill('上海鑫达人力资源有限公司');
+    await dialog.getByPlaceholder('如：招商银行').fill('交通银行');
+    const inputs = dialog.locator('input.ant-input');
+    await inputs.nth(2).fill('12ab');
+    await inputs.nth(3).fill('上海长宁支行');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await expect.poll(() => dialog.getByText('银行账号应为 8–30 位数字').count()).toBeGreaterThan(0);
+    expect(await accounts()).toHaveLength(before.length);
+
+    await inputs.nth(2).fill('6222 0210 0100 9876');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const after = await accounts();
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.some((a) => a.bankName === '交通银行' && a.accountNo.endsWith('9876'))).toBe(true);
+    await expect.poll(() => page.locator('.ant-table-tbody').innerText()).toContain('交通银行');
+  });
+});
