@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { signInToFirstBusiness } from './session';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -16,16 +17,7 @@ describe('bank accounts (admin)', () => {
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
     page = await browser.newPage();
-    await page.goto(`${baseUrl}/login`);
-    await page.getByPlaceholder('请输入手机号').fill('13800000000');
-    await page.getByPlaceholder('请输入密码').fill('demo1234');
-    await page.getByRole('button', { name: /登\s*录/ }).click();
-    await page.waitForURL(/\/mine\/business$/);
-    // The first business is the one where the demo user is an admin.
-    await page.locator('a', { hasText: '进入' }).first().click();
-    await page.waitForURL(/\/mine\/home$/);
-    const [token, company] = await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('companyId')]);
-    auth = { Authorization: `Bearer ${token}`, 'X-Company-Id': String(company) };
+    auth = await signInToFirstBusiness(page, baseUrl);
   });
   afterAll(async () => {
     await browser?.close();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { signInToFirstBusiness } from './session';
 import { startServer, type RunningServer } from '../../src/server/server';
 
 // The same build (made by the global setup) served under another base path: the gateway passes it to
@@ -26,12 +27,8 @@ describe('console under a base path', () => {
     await page.goto(`${origin}/console/`);
     await page.waitForURL(`${origin}/console/login`);
     expect(await page.evaluate(() => window.__APP_CONFIG__?.basePath)).toBe('/console/');
-    await page.getByPlaceholder('请输入手机号').fill('13800000000');
-    await page.getByPlaceholder('请输入密码').fill('demo1234');
-    await page.getByRole('button', { name: /登\s*录/ }).click();
-    await page.waitForURL(`${origin}/console/mine/business`);
-    await page.locator('a', { hasText: '进入' }).first().click();
-    await page.waitForURL(`${origin}/console/mine/home`);
+    await signInToFirstBusiness(page, `${origin}/console`);
+    expect(new URL(page.url()).pathname).toBe('/console/mine/home');
     const hrefs = await page.locator('.ant-pro-sider a[href], .ant-layout-sider a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs.length).toBeGreaterThan(0);
     for (const h of hrefs) expect(h).toMatch(/^\/console\//);

@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { DEMO, signIn } from './session';
 
 const baseUrl = inject('baseUrl');
-const DEMO = { phone: '13800000000', password: 'demo1234' };
 
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
-
-async function signIn(p: Page, password = DEMO.password) {
-  await p.goto(`${baseUrl}/login`);
-  await p.getByPlaceholder('请输入手机号').fill(DEMO.phone);
-  await p.getByPlaceholder('请输入密码').fill(password);
-  await p.getByRole('button', { name: /登\s*录/ }).click();
-}
 
 describe('console end to end (headless Chromium against the real gateway)', () => {
   beforeAll(async () => {
@@ -41,14 +34,14 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     });
     expect(direct.status).toBe(401);
     const { message } = (await direct.json()) as { message: string };
-    await signIn(page, 'wrong-password-1');
+    await signIn(page, baseUrl, 'wrong-password-1');
     await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15000 }).toContain(message);
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await page.evaluate(() => localStorage.getItem('token') ?? '')).toBe('');
   });
 
   it('signs in, picks a business and shows the order list with rows from the gateway', async () => {
-    await signIn(page);
+    await signIn(page, baseUrl);
     // The demo account has two businesses, so the console asks which one to work in.
     await page.waitForURL(/\/mine\/business$/);
     const enter = page.getByRole('link', { name: '进入' }).or(page.locator('a', { hasText: '进入' })).first();
