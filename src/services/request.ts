@@ -76,7 +76,8 @@ async function refreshSession(): Promise<boolean> {
       } catch {
         return false;
       } finally {
-        setTimeout(() => (refreshing = undefined), 0);
+        // Callers that got a 401 while this ran share its outcome; a later 401 starts a new renewal.
+        refreshing = undefined;
       }
     })();
   }
