@@ -1,6 +1,6 @@
 import type { ISchema } from '@formily/react';
 import type { FormField, FormSchema } from '../schema/types';
-import { isValidIdCard, PHONE_PATTERN } from './validators';
+import { isValidIdCard, PHONE_RE } from './validators';
 
 function fieldSchema(f: FormField): ISchema {
   const base: ISchema = {
@@ -58,11 +58,11 @@ function fieldSchema(f: FormField): ISchema {
       break;
     case 'phone':
       base['x-component'] = 'Input';
-      if (!f.pattern) validators.push({ pattern: PHONE_PATTERN.source, message: '请输入 11 位手机号' });
+      if (!f.pattern) validators.push({ pattern: PHONE_RE.source, message: '请输入 11 位手机号' });
       break;
     case 'idCard':
       base['x-component'] = 'Input';
-      validators.push((v: unknown) => (v && !isValidIdCard(String(v)) ? '身份证号不正确' : ''));
+      validators.push((v: unknown) => (v && !isValidIdCard(String(v).trim()) ? '身份证号不正确' : ''));
       break;
     case 'email':
       base['x-component'] = 'Input';

@@ -1,23 +1,6 @@
 /** Client-side checks that mirror the gateway's, so bad input is caught before it is sent. */
 
-export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
-
-const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-const ID_CHECK = '10X98765432';
-
-/** 18-character mainland resident ID: format, birth date and ISO 7064 MOD 11-2 check digit. */
-export function isValidIdCard(value: string): boolean {
-  const v = value.trim().toUpperCase();
-  if (!/^\d{17}[\dX]$/.test(v)) return false;
-  const y = Number(v.slice(6, 10));
-  const m = Number(v.slice(10, 12));
-  const d = Number(v.slice(12, 14));
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (y < 1900 || date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false;
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(v[i]) * ID_WEIGHTS[i];
-  return ID_CHECK[sum % 11] === v[17];
-}
+export { PHONE_RE, isValidIdCard } from '../shared/checks';
 
 /** Splits CSV text (quotes, commas, CRLF) into rows of trimmed cells; blank lines are dropped. */
 export function parseCsv(text: string): string[][] {

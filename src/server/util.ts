@@ -1,34 +1,7 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 
-export const PHONE_RE = /^1[3-9]\d{9}$/;
-
-const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-const ID_CHECK = '10X98765432';
-
-/** ISO 7064 MOD 11-2 check character for the first 17 digits of a mainland ID number. */
-export function idCardCheckChar(first17: string): string {
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * ID_WEIGHTS[i];
-  return ID_CHECK[sum % 11];
-}
-
-export function isValidDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-
-/** 18-character mainland resident ID: region, valid birth date, sequence, ISO 7064 check. */
-export function isValidIdCard(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const s = value.toUpperCase();
-  if (!/^[1-9]\d{16}[\dX]$/.test(s)) return false;
-  const birth = `${s.slice(6, 10)}-${s.slice(10, 12)}-${s.slice(12, 14)}`;
-  if (!isValidDate(birth)) return false;
-  const year = Number(s.slice(6, 10));
-  if (year < 1900 || birth > new Date().toISOString().slice(0, 10)) return false;
-  return idCardCheckChar(s.slice(0, 17)) === s[17];
-}
+// Input checks shared with the browser, so both sides accept and refuse exactly the same values.
+export { PHONE_RE, idCardCheckChar, isValidDate, isValidIdCard } from '../shared/checks.ts';
 
 export function maskIdCard(s: string): string {
   if (!s || s.length < 10) return s;

@@ -21,7 +21,7 @@ import {
 import type { FormSchema } from '../../schema/types';
 import { api, ApiError } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
-import { csvToRows, PHONE_PATTERN, type RosterColumn } from '../validators';
+import { csvToRows, PHONE_RE, type RosterColumn } from '../validators';
 
 /** "获取验证码" next to the code input: sends the SMS for the form's phone, then counts down. */
 const SmsCodeInput = formilyObserver(function SmsCodeInput(props: { value?: string; onChange?: (v: string) => void; placeholder?: string }) {
@@ -35,7 +35,7 @@ const SmsCodeInput = formilyObserver(function SmsCodeInput(props: { value?: stri
   }, [left]);
   const send = async () => {
     const phone = String(form.values.phone ?? '');
-    if (!PHONE_PATTERN.test(phone)) {
+    if (!PHONE_RE.test(phone)) {
       message.error('请先输入正确的 11 位手机号');
       return;
     }
