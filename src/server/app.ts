@@ -487,39 +487,36 @@ export function createApp(opts: AppOptions): RequestHandler {
       }));
   });
 
-  /** The plan named in a write, which must be on sale for this way of insuring. */
-  function checkPlan(c: Check, planName: string, unit: 'month' | 'day') {
+  /**
+   * The common part of a roster or attendance write: a plan on sale for that pricing unit, a date, an
+   * optional file name and the rows. Refuses the whole batch (nothing stored) if anything is wrong.
+   */
+  function checkBatchInput(body: Record<string, unknown>, unit: 'month' | 'day', dateField: string, dateLabel: string) {
+    const c = new Check(body);
+    const planName = c.str('planName', { max: 100, label: '保险方案', pick: true });
     const plan = PLANS[planName];
     if (planName && (!plan || plan.unit !== unit)) {
       c.add('planName', unit === 'month' ? '请选择按月计费的保险方案' : '请选择按天计费的保险方案');
     }
-    return plan;
-  }
-
-  route('POST', '/api/insure/roster', 'business', async ({ body, biz }) => {
-    const c = new Check(body);
-    const planName = c.str('planName', { max: 100, label: '保险方案', pick: true });
-    const plan = checkPlan(c, planName, 'month');
-    const startDate = c.date('startDate', '起保日期');
+    const date = c.date(dateField, dateLabel);
     const fileName = c.str('fileName', { max: 200, required: false, label: '文件名' });
     const rows = checkRows(c, body.rows);
     c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? '名单中有数据不正确，本批次未提交，请修改后重新提交' : undefined);
+    return { planName, plan, date, fileName, rows };
+  }
+
+  route('POST', '/api/insure/roster', 'business', async ({ body, biz }) => {
+    const { planName, plan, date, fileName, rows } = checkBatchInput(body, 'month', 'startDate', '起保日期');
     // Roster cover runs one year; premium is the monthly price times 12.
-    return createBatch(biz, 'roster', planName, fileName, rows, startDate, addDays(startDate, 364), plan.cents * 12);
+    return createBatch(biz, 'roster', planName, fileName, rows, date, addDays(date, 364), plan.cents * 12);
   });
 
   route('POST', '/api/insure/attendance', 'business', async ({ body, biz }) => {
     if (!biz.servicePacks.includes('attendance')) {
       throw forbidden('当前企业未开通考勤服务包');
     }
-    const c = new Check(body);
-    const planName = c.str('planName', { max: 100, label: '保险方案', pick: true });
-    const plan = checkPlan(c, planName, 'day');
-    const workDate = c.date('workDate', '出勤日期');
-    const fileName = c.str('fileName', { max: 200, required: false, label: '文件名' });
-    const rows = checkRows(c, body.rows);
-    c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? '名单中有数据不正确，本批次未提交，请修改后重新提交' : undefined);
-    return createBatch(biz, 'attendance', planName, fileName, rows, workDate, workDate, plan.cents);
+    const { planName, plan, date, fileName, rows } = checkBatchInput(body, 'day', 'workDate', '出勤日期');
+    return createBatch(biz, 'attendance', planName, fileName, rows, date, date, plan.cents);
   });
 
   // ------------------------------------------------------------ finance / claims writes
