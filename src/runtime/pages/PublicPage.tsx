@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Card, Typography } from 'antd';
 import { message } from '../feedback';
@@ -6,9 +5,8 @@ import type { RouteNode } from '../../schema/types';
 import { getDetail, getForm, routesFile } from '../../schema/registry';
 import { useStores } from '../context';
 import type { Business } from '../../stores/user';
+import { LazyDetailPage as DetailPage, LazyFormPage as FormPage } from './lazy';
 
-const FormPage = lazy(() => import('./FormPage').then((m) => ({ default: m.FormPage })));
-const DetailPage = lazy(() => import('./DetailPage').then((m) => ({ default: m.DetailPage })));
 
 interface LoginResult {
   token: string;

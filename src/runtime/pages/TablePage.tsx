@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { Suspense, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
@@ -13,8 +13,8 @@ import { allowedFor } from '../access';
 import { isDateColumn, proValueType, toCsv, toQuery, toValueEnum } from '../tableColumns';
 import { formatValue } from '../format';
 import { getForm } from '../../schema/registry';
+import { LazyFormPage as FormPage } from './lazy';
 
-const FormPage = lazy(() => import('./FormPage').then((m) => ({ default: m.FormPage })));
 
 type Row = Record<string, unknown>;
 interface ListResult {

@@ -1,0 +1,6 @@
+import { lazy } from 'react';
+
+// Each page kind is its own chunk, loaded the first time a page of that kind opens.
+export const LazyTablePage = lazy(() => import('./TablePage').then((m) => ({ default: m.TablePage })));
+export const LazyFormPage = lazy(() => import('./FormPage').then((m) => ({ default: m.FormPage })));
+export const LazyDetailPage = lazy(() => import('./DetailPage').then((m) => ({ default: m.DetailPage })));
