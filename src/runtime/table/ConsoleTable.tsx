@@ -1,0 +1,132 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { TablePaginationConfig } from 'antd';
+import { ProTable, type ParamsType, type ProColumns, type ProTableProps, type RequestData } from '@ant-design/pro-components';
+import { ResizableTitle } from './ResizableTitle';
+import { applyWidths, buildColumns, isShownInTable, type ColumnWidths } from './columns';
+import { DEFAULT_PAGE_SIZE, SELECTION_COLUMN_WIDTH, paginationConfig, rowsOnPage, scrollY, tableWidthPlan } from './sizing';
+import { useWindowSize } from './useWindowSize';
+
+/** What `request` may resolve: ProTable's result plus the gateway's "the total is an estimate" flag. */
+export type ConsoleRequestData<T> = Partial<RequestData<T>> & {
+  /** The total is an estimate: the pager reads 约 N 条 instead of 共 N 条. */
+  estimated?: boolean;
+  /** The gateway's own name for the same flag. */
+  totalIsEstimate?: boolean;
+};
+
+type RequestFn<T, U> = NonNullable<ProTableProps<T, U>['request']>;
+
+export type ConsoleTableProps<T extends Record<string, any>, U extends ParamsType = ParamsType> = Omit<
+  ProTableProps<T, U>,
+  'request' | 'pagination'
+> & {
+  /** Fixed vertical scroll height (px) used instead of "window height − 324" once there are more than 6 rows. */
+  maxHeight?: number;
+  request?: (...args: Parameters<RequestFn<T, U>>) => Promise<ConsoleRequestData<T>>;
+  /**
+   * `false` turns paging off. An object is merged over the console pagination (e.g. `defaultPageSize`,
+   * `total` for server-paged `dataSource`); its `onChange` is called as well.
+   */
+  pagination?: false | TablePaginationConfig;
+};
+
+interface PageState {
+  current: number;
+  pageSize: number;
+}
+
+/**
+ * The console's list table: ProTable with the spec's pagination (30/50/100, quick jumper, 共 N 条),
+ * window-sized scrolling, fixed columns only while scrolling horizontally, resizable columns and
+ * truncated text with tooltips. Everything else is passed to ProTable unchanged.
+ */
+export function ConsoleTable<T extends Record<string, any>, U extends ParamsType = ParamsType>(props: ConsoleTableProps<T, U>) {
+  const { maxHeight, request, pagination, columns, components, scroll, rowSelection, dataSource, onLoad, ...rest } = props;
+  const userPagination = pagination === false ? undefined : pagination;
+  const { width: windowWidth, height: windowHeight } = useWindowSize();
+  const [page, setPage] = useState<PageState>(() => ({
+    current: userPagination?.current ?? userPagination?.defaultCurrent ?? 1,
+    pageSize: userPagination?.pageSize ?? userPagination?.defaultPageSize ?? DEFAULT_PAGE_SIZE,
+  }));
+  const [widths, setWidths] = useState<ColumnWidths>({});
+  const [loadedRows, setLoadedRows] = useState(0);
+  const [estimated, setEstimated] = useState(false);
+
+  // Latest request in a ref, so the wrapper keeps one identity across renders.
+  const requestRef = useRef(request);
+  requestRef.current = request;
+  const hasRequest = !!request;
+  const wrappedRequest = useCallback<RequestFn<T, U>>(async (params, sort, filter) => {
+    const fn = requestRef.current;
+    if (!fn) return { data: [], success: true, total: 0 };
+    const result = await fn(params, sort, filter);
+    setEstimated(result?.estimated === true || result?.totalIsEstimate === true);
+    return result;
+  }, []);
+
+  const handleLoad = useCallback(
+    (data: T[]) => {
+      setLoadedRows(data.length);
+      onLoad?.(data);
+    },
+    [onLoad],
+  );
+
+  const userOnChange = userPagination?.onChange;
+  const onPageChange = useCallback(
+    (current: number, pageSize: number) => {
+      // A new page size starts again on page 1 (as ProTable does for request-driven tables).
+      setPage((prev) => (pageSize !== prev.pageSize ? { current: 1, pageSize } : { current, pageSize }));
+      userOnChange?.(current, pageSize);
+    },
+    [userOnChange],
+  );
+
+  const dataLength = dataSource ? dataSource.length : loadedRows;
+  const rowCount = pagination === false ? dataLength : rowsOnPage(dataLength, page.current, page.pageSize);
+
+  const selectionWidth = rowSelection
+    ? typeof rowSelection.columnWidth === 'number'
+      ? rowSelection.columnWidth
+      : SELECTION_COLUMN_WIDTH
+    : 0;
+
+  const onResize = useCallback((key: string, width: number) => setWidths((w) => ({ ...w, [key]: width })), []);
+
+  const { finalColumns, scrollX } = useMemo(() => {
+    const cols = (columns ?? []) as ProColumns<T>[];
+    const shown = applyWidths(cols, widths).filter((c) => isShownInTable(c as ProColumns<never>));
+    const plan = tableWidthPlan({ windowWidth, columns: shown, selectionWidth });
+    return { finalColumns: buildColumns(cols, widths, plan, { onResize }), scrollX: plan.scrollX };
+  }, [columns, widths, windowWidth, selectionWidth, onResize]);
+
+  const y = scrollY({ windowHeight, rowCount, maxHeight });
+  const mergedScroll = { ...(scrollX !== undefined ? { x: scrollX } : {}), ...(y !== undefined ? { y } : {}), ...scroll };
+
+  const mergedPagination =
+    pagination === false
+      ? false
+      : {
+          ...paginationConfig({ ...page, onChange: onPageChange, estimated }),
+          ...(userPagination?.total !== undefined ? { total: userPagination.total } : {}),
+        };
+
+  const mergedComponents = {
+    ...components,
+    header: { ...components?.header, cell: ResizableTitle },
+  } as ProTableProps<T, U>['components'];
+
+  return (
+    <ProTable<T, U>
+      {...rest}
+      columns={finalColumns}
+      dataSource={dataSource}
+      request={hasRequest ? wrappedRequest : undefined}
+      onLoad={handleLoad}
+      rowSelection={rowSelection}
+      pagination={mergedPagination}
+      scroll={mergedScroll}
+      components={mergedComponents}
+    />
+  );
+}

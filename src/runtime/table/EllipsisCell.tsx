@@ -1,0 +1,52 @@
+import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { Tooltip } from 'antd';
+import type { TooltipPlacement } from './sizing';
+
+export interface EllipsisCellProps {
+  children?: ReactNode;
+  /** Tooltip content; defaults to the cell content itself. */
+  title?: ReactNode;
+  placement?: TooltipPlacement;
+}
+
+const textStyle: CSSProperties = {
+  display: 'block',
+  maxWidth: '100%',
+  overflow: 'hidden',
+  whiteSpace: 'nowrap',
+  textOverflow: 'ellipsis',
+};
+
+/** True when the element's content is wider than its box (the text is cut off). */
+export function isOverflowing(el: HTMLElement | null): boolean {
+  return !!el && el.scrollWidth > el.clientWidth;
+}
+
+/**
+ * One-line cell content truncated with "…"; the full content shows in a tooltip, but only when the text
+ * really overflows (measured on mouse enter), so short values get no pointless tooltip.
+ */
+export function EllipsisCell({ children, title, placement = 'top' }: EllipsisCellProps) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const [open, setOpen] = useState(false);
+  if (children === null || children === undefined || children === '') return <>{children}</>;
+  return (
+    <Tooltip
+      title={title ?? children}
+      placement={placement}
+      open={open}
+      onOpenChange={(next) => setOpen(next && isOverflowing(ref.current))}
+      destroyOnHidden
+    >
+      <span
+        ref={ref}
+        className="console-table-ellipsis"
+        style={textStyle}
+        onMouseEnter={() => setOpen(isOverflowing(ref.current))}
+        onMouseLeave={() => setOpen(false)}
+      >
+        {children}
+      </span>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,104 @@
+import { isValidElement, type ReactNode } from 'react';
+import type { ProColumns } from '@ant-design/pro-components';
+import { EllipsisCell } from './EllipsisCell';
+import type { ResizableTitleProps } from './ResizableTitle';
+import { DEFAULT_COLUMN_WIDTH, MIN_COLUMN_WIDTH, tooltipPlacement, type WidthPlan } from './sizing';
+
+/** Column widths the user has set by resizing, keyed by `columnKey`. */
+export type ColumnWidths = Record<string, number>;
+
+/** Value types whose cells are not text and so get no ellipsis/tooltip. */
+const NON_TEXT_VALUE_TYPES = new Set(['option', 'index', 'indexBorder']);
+
+/** Stable key of a column: its `key`, else its dataIndex (arrays joined with "."), else its position. */
+export function columnKey(col: { key?: unknown; dataIndex?: unknown }, index: number): string {
+  if (col.key !== undefined && col.key !== null && col.key !== '') return String(col.key);
+  const di = col.dataIndex;
+  if (Array.isArray(di)) return di.join('.');
+  if (di !== undefined && di !== null && di !== '') return String(di);
+  return `__col_${index}`;
+}
+
+/** Columns that take part in the table layout (ProTable keeps hidden ones only for the search form). */
+export function isShownInTable(col: ProColumns<never>): boolean {
+  return !col.hideInTable;
+}
+
+/** Columns with user-resized widths applied (input to `tableWidthPlan`). */
+export function applyWidths<T>(columns: ProColumns<T>[], widths: ColumnWidths): ProColumns<T>[] {
+  return columns.map((c, i) => {
+    const w = widths[columnKey(c, i)];
+    return w === undefined ? c : { ...c, width: w };
+  });
+}
+
+/** ProTable render output that is a merged-cell object ({ children, props }) must be returned as is. */
+function isRenderedCellObject(out: unknown): boolean {
+  return typeof out === 'object' && out !== null && !Array.isArray(out) && !isValidElement(out) && ('children' in out || 'props' in out);
+}
+
+function wantsEllipsis(col: ProColumns<never>): boolean {
+  if (col.ellipsis === false) return false;
+  if (typeof col.valueType === 'string' && NON_TEXT_VALUE_TYPES.has(col.valueType)) return false;
+  return !('children' in col && Array.isArray(col.children) && col.children.length > 0);
+}
+
+export interface BuildColumnsOptions {
+  /** Called when the user resizes a column; without it headers are not resizable. */
+  onResize?: (key: string, width: number) => void;
+}
+
+/**
+ * Final ProTable columns:
+ * - widths: user-resized widths win; when horizontal scroll applies, columns without a width get
+ *   DEFAULT_COLUMN_WIDTH so the real table width equals `plan.scrollX`;
+ * - no horizontal scroll → every `fixed` is removed (the 操作 column is fixed right only while scrolling);
+ * - text columns are truncated with an ellipsis and a tooltip (opt out with `ellipsis: false`);
+ * - header cells get ResizableTitle props through `onHeaderCell`.
+ */
+export function buildColumns<T>(
+  columns: ProColumns<T>[],
+  widths: ColumnWidths,
+  plan: Pick<WidthPlan, 'scrollX'>,
+  options: BuildColumnsOptions = {},
+): ProColumns<T>[] {
+  const scrolling = plan.scrollX !== undefined;
+  const shown = columns.filter((c) => isShownInTable(c as ProColumns<never>));
+  const count = shown.length;
+  return columns.map((col, i) => {
+    const key = columnKey(col, i);
+    const next: ProColumns<T> = { ...col };
+    const visible = isShownInTable(col as ProColumns<never>);
+    const resized = widths[key];
+    if (resized !== undefined) next.width = resized;
+    else if (scrolling && visible && next.width === undefined) next.width = DEFAULT_COLUMN_WIDTH;
+    if (!scrolling) delete next.fixed;
+
+    if (visible && wantsEllipsis(col as ProColumns<never>)) {
+      const placement = tooltipPlacement(shown.indexOf(col), count);
+      const original = col.render;
+      next.ellipsis = { showTitle: false };
+      next.render = (dom, entity, index, action, schema) => {
+        const out = original ? original(dom, entity, index, action, schema) : dom;
+        if (isRenderedCellObject(out)) return out;
+        return <EllipsisCell placement={placement}>{out as ReactNode}</EllipsisCell>;
+      };
+    }
+
+    if (visible && options.onResize) {
+      const onResize = options.onResize;
+      const userHeaderCell = col.onHeaderCell;
+      const width = next.width;
+      next.onHeaderCell = (column) => {
+        const base = userHeaderCell ? userHeaderCell(column) : {};
+        const extra: ResizableTitleProps = {
+          width: typeof width === 'number' ? width : undefined,
+          minWidth: MIN_COLUMN_WIDTH,
+          onResize: (w: number) => onResize(key, w),
+        };
+        return { ...base, ...extra } as ReturnType<NonNullable<ProColumns<T>['onHeaderCell']>>;
+      };
+    }
+    return next;
+  });
+}

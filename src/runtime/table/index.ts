@@ -1,0 +1,30 @@
+export { ConsoleTable, type ConsoleTableProps, type ConsoleRequestData } from './ConsoleTable';
+export { buildColumns, applyWidths, columnKey, type ColumnWidths, type BuildColumnsOptions } from './columns';
+export { ResizableTitle, KEYBOARD_RESIZE_STEP, RESIZE_HANDLE_LABEL, type ResizableTitleProps } from './ResizableTitle';
+export { EllipsisCell, isOverflowing, type EllipsisCellProps } from './EllipsisCell';
+export { useWindowSize, FALLBACK_WINDOW_SIZE, type WindowSize } from './useWindowSize';
+export {
+  SCROLL_Y_OFFSET,
+  NO_SCROLL_ROW_LIMIT,
+  MAX_WIDTH_OFFSET,
+  SELECTION_COLUMN_WIDTH,
+  DEFAULT_COLUMN_WIDTH,
+  MIN_COLUMN_WIDTH,
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZE_OPTIONS,
+  PAGINATION_LABELS,
+  scrollY,
+  tableWidthPlan,
+  columnWidth,
+  tooltipPlacement,
+  totalLabel,
+  paginationConfig,
+  rowsOnPage,
+  type ScrollYInput,
+  type WidthColumn,
+  type WidthPlanInput,
+  type WidthPlan,
+  type TooltipPlacement,
+  type PaginationInput,
+  type ConsolePagination,
+} from './sizing';

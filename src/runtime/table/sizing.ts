@@ -1,0 +1,161 @@
+/**
+ * Pure sizing and pagination rules for console tables (spec §3 "table pagination object", §9 "Tables").
+ * No React and no DOM here, so every rule is unit-testable on its own.
+ */
+
+/** Vertical scroll height = window height minus this many px (header, search form, toolbar, pager). */
+export const SCROLL_Y_OFFSET = 324;
+/** With this many rows or fewer on the page there is no vertical limit. */
+export const NO_SCROLL_ROW_LIMIT = 6;
+/** Maximum table width = window width minus this many px (side menu, paddings). */
+export const MAX_WIDTH_OFFSET = 282;
+/** Width of antd's row-selection (checkbox) column: antd's default `selectionColumnWidth` is 32 px. */
+export const SELECTION_COLUMN_WIDTH = 32;
+/**
+ * Width counted for a column that declares no (numeric) width. 120 px fits a typical 6–8 Chinese
+ * characters or a date plus cell padding; it errs on the side of "needs horizontal scroll" rather than
+ * squeezing data columns. Percent or other non-pixel widths are also counted with this value.
+ */
+export const DEFAULT_COLUMN_WIDTH = 120;
+/** Minimum width a user can drag a column to. */
+export const MIN_COLUMN_WIDTH = 60;
+
+export const DEFAULT_PAGE_SIZE = 30;
+export const PAGE_SIZE_OPTIONS: string[] = ['30', '50', '100'];
+/** The spec's English pagination labels (antd Pagination `locale`). */
+export const PAGINATION_LABELS = {
+  items_per_page: '/ page',
+  jump_to: 'Go to',
+  page: 'Page',
+  prev_page: 'Previous Page',
+  next_page: 'Next Page',
+  page_size: 'Page Size',
+} as const;
+
+export interface ScrollYInput {
+  windowHeight: number;
+  /** Rows shown on the current page. */
+  rowCount: number;
+  maxHeight?: number;
+}
+
+/** Vertical scroll height, or undefined when the page holds 6 rows or fewer. */
+export function scrollY({ windowHeight, rowCount, maxHeight }: ScrollYInput): number | undefined {
+  if (rowCount <= NO_SCROLL_ROW_LIMIT) return undefined;
+  if (maxHeight !== undefined && maxHeight !== null) return maxHeight;
+  return Math.max(0, windowHeight - SCROLL_Y_OFFSET);
+}
+
+export interface WidthColumn {
+  width?: number | string;
+  fixed?: boolean | 'left' | 'right' | string;
+}
+
+export interface WidthPlanInput<C extends WidthColumn = WidthColumn> {
+  windowWidth: number;
+  /** The columns shown in the table (hidden ones already left out). */
+  columns: readonly C[];
+  /** Row-selection column width; pass SELECTION_COLUMN_WIDTH (or your own) when rows are selectable. */
+  selectionWidth?: number;
+}
+
+export interface WidthPlan<C extends WidthColumn = WidthColumn> {
+  maxWidth: number;
+  /** Sum of the column widths plus the selection width. */
+  totalWidth: number;
+  /** Horizontal scroll width (= totalWidth) when the columns exceed maxWidth; undefined otherwise. */
+  scrollX?: number;
+  /** The columns: unchanged when scrolling, with `fixed` deleted when everything fits. */
+  columns: C[];
+}
+
+/** Pixel width of a column: numbers and "120"/"120px" strings count as is, anything else as the default. */
+export function columnWidth(width: number | string | undefined): number {
+  if (typeof width === 'number' && Number.isFinite(width) && width > 0) return width;
+  if (typeof width === 'string') {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/.exec(width);
+    if (m) return Number(m[1]);
+  }
+  return DEFAULT_COLUMN_WIDTH;
+}
+
+/**
+ * Horizontal rule: scroll.x applies when the widths plus the selection width exceed window width − 282;
+ * otherwise fixed-column settings are removed from every column (fixed columns would only waste space).
+ */
+export function tableWidthPlan<C extends WidthColumn>({ windowWidth, columns, selectionWidth = 0 }: WidthPlanInput<C>): WidthPlan<C> {
+  const maxWidth = windowWidth - MAX_WIDTH_OFFSET;
+  const totalWidth = columns.reduce((sum, c) => sum + columnWidth(c.width), 0) + selectionWidth;
+  if (totalWidth > maxWidth) return { maxWidth, totalWidth, scrollX: totalWidth, columns: [...columns] };
+  return {
+    maxWidth,
+    totalWidth,
+    columns: columns.map((c) => {
+      if (!('fixed' in c)) return c;
+      const copy = { ...c };
+      delete copy.fixed;
+      return copy;
+    }),
+  };
+}
+
+export type TooltipPlacement = 'top' | 'topLeft' | 'topRight';
+
+/** Tooltip placement for a column: first → topLeft, last → topRight, otherwise top (one column: topLeft). */
+export function tooltipPlacement(index: number, count: number): TooltipPlacement {
+  if (index <= 0) return 'topLeft';
+  if (index >= count - 1) return 'topRight';
+  return 'top';
+}
+
+/** The total label: '共 N 条', or '约 1,000,000 条' when the gateway only estimates the total. */
+export function totalLabel(total: number, estimated = false): string {
+  return estimated ? '约 ' + total.toLocaleString('en-US') + ' 条' : '共 ' + total + ' 条';
+}
+
+export interface PaginationInput {
+  current: number;
+  pageSize: number;
+  total?: number;
+  onChange: (page: number, pageSize: number) => void;
+  /** The total is an estimate (gateway `totalIsEstimate: true`). */
+  estimated?: boolean;
+}
+
+export interface ConsolePagination {
+  current: number;
+  pageSize: number;
+  /** Present only when known, so ProTable's own total (from `request`) is not overwritten by undefined. */
+  total?: number;
+  showQuickJumper: true;
+  showSizeChanger: true;
+  pageSizeOptions: string[];
+  onChange: (page: number, pageSize: number) => void;
+  locale: typeof PAGINATION_LABELS;
+  showTotal: (total: number) => string;
+}
+
+/** The spec's table pagination object (§3), with the §9 labels and page sizes. */
+export function paginationConfig({ current, pageSize, total, onChange, estimated = false }: PaginationInput): ConsolePagination {
+  const config: ConsolePagination = {
+    current,
+    pageSize,
+    showQuickJumper: true,
+    showSizeChanger: true,
+    pageSizeOptions: [...PAGE_SIZE_OPTIONS],
+    onChange,
+    locale: { ...PAGINATION_LABELS },
+    showTotal: (all: number) => totalLabel(all, estimated),
+  };
+  if (total !== undefined) config.total = total;
+  return config;
+}
+
+/**
+ * Rows antd shows on the current page. Server-paged data (length ≤ pageSize) is shown whole;
+ * longer data is sliced by antd to the current page.
+ */
+export function rowsOnPage(dataLength: number, current: number, pageSize: number): number {
+  if (dataLength <= pageSize) return dataLength;
+  return Math.max(0, Math.min(pageSize, dataLength - (current - 1) * pageSize));
+}

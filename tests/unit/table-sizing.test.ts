@@ -1,0 +1,161 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  DEFAULT_COLUMN_WIDTH,
+  DEFAULT_PAGE_SIZE,
+  MAX_WIDTH_OFFSET,
+  NO_SCROLL_ROW_LIMIT,
+  PAGE_SIZE_OPTIONS,
+  PAGINATION_LABELS,
+  SCROLL_Y_OFFSET,
+  SELECTION_COLUMN_WIDTH,
+  columnWidth,
+  paginationConfig,
+  rowsOnPage,
+  scrollY,
+  tableWidthPlan,
+  tooltipPlacement,
+} from '../../src/runtime/table/sizing';
+import { buildColumns } from '../../src/runtime/table/columns';
+import type { ProColumns } from '@ant-design/pro-components';
+
+describe('scrollY (vertical rule)', () => {
+  it('has the spec constants', () => {
+    expect(SCROLL_Y_OFFSET).toBe(324);
+    expect(NO_SCROLL_ROW_LIMIT).toBe(6);
+  });
+  it('sets no vertical limit with 6 rows or fewer', () => {
+    expect(scrollY({ windowHeight: 900, rowCount: 0 })).toBeUndefined();
+    expect(scrollY({ windowHeight: 900, rowCount: 6 })).toBeUndefined();
+    expect(scrollY({ windowHeight: 900, rowCount: 6, maxHeight: 300 })).toBeUndefined();
+  });
+  it('is window height − 324 from 7 rows on', () => {
+    expect(scrollY({ windowHeight: 900, rowCount: 7 })).toBe(576);
+    expect(scrollY({ windowHeight: 1000, rowCount: 30 })).toBe(676);
+  });
+  it('uses the maximum height when one is given', () => {
+    expect(scrollY({ windowHeight: 900, rowCount: 7, maxHeight: 400 })).toBe(400);
+  });
+});
+
+describe('tableWidthPlan (horizontal rule)', () => {
+  const cols = [{ width: 300 }, { width: 300 }, { width: 100, fixed: 'right' as const }];
+  it('has the spec constants', () => {
+    expect(MAX_WIDTH_OFFSET).toBe(282);
+    expect(SELECTION_COLUMN_WIDTH).toBe(32);
+  });
+  it('removes fixed from every column and sets no scroll.x when the columns fit', () => {
+    // 700 ≤ 1000 − 282 = 718
+    const plan = tableWidthPlan({ windowWidth: 1000, columns: cols });
+    expect(plan.maxWidth).toBe(718);
+    expect(plan.totalWidth).toBe(700);
+    expect(plan.scrollX).toBeUndefined();
+    expect(plan.columns.every((c) => !('fixed' in c))).toBe(true);
+    expect(cols[2].fixed).toBe('right'); // input untouched
+  });
+  it('counts the row-selection width: the same columns overflow with selection', () => {
+    const plan = tableWidthPlan({ windowWidth: 1000, columns: cols, selectionWidth: SELECTION_COLUMN_WIDTH });
+    expect(plan.totalWidth).toBe(732);
+    expect(plan.scrollX).toBe(732);
+    expect(plan.columns[2].fixed).toBe('right');
+  });
+  it('keeps fixed and scrolls when the columns overflow', () => {
+    const plan = tableWidthPlan({ windowWidth: 900, columns: cols });
+    expect(plan.scrollX).toBe(700);
+    expect(plan.columns[2].fixed).toBe('right');
+  });
+  it('does not scroll when the width equals the maximum exactly', () => {
+    expect(tableWidthPlan({ windowWidth: 982, columns: cols }).scrollX).toBeUndefined();
+  });
+  it('counts columns without a pixel width with the default width', () => {
+    expect(DEFAULT_COLUMN_WIDTH).toBe(120);
+    expect(columnWidth(undefined)).toBe(120);
+    expect(columnWidth('10%')).toBe(120);
+    expect(columnWidth('150px')).toBe(150);
+    expect(columnWidth(80)).toBe(80);
+    expect(tableWidthPlan({ windowWidth: 2000, columns: [{}, { width: 80 }] }).totalWidth).toBe(200);
+  });
+});
+
+describe('tooltipPlacement', () => {
+  it('is topLeft first, topRight last, top otherwise', () => {
+    expect(tooltipPlacement(0, 3)).toBe('topLeft');
+    expect(tooltipPlacement(1, 3)).toBe('top');
+    expect(tooltipPlacement(2, 3)).toBe('topRight');
+    expect(tooltipPlacement(0, 1)).toBe('topLeft');
+  });
+});
+
+describe('paginationConfig', () => {
+  it('has the spec shape, page sizes and English labels', () => {
+    const onChange = vi.fn();
+    const p = paginationConfig({ current: 2, pageSize: DEFAULT_PAGE_SIZE, total: 45, onChange });
+    expect(DEFAULT_PAGE_SIZE).toBe(30);
+    expect(p).toMatchObject({ current: 2, pageSize: 30, total: 45, showQuickJumper: true, showSizeChanger: true, onChange });
+    expect(p.pageSizeOptions).toEqual(['30', '50', '100']);
+    expect(p.pageSizeOptions.map(Number)).toEqual([30, 50, 100]);
+    expect(PAGE_SIZE_OPTIONS).toEqual(['30', '50', '100']);
+    expect(p.locale).toEqual({
+      items_per_page: '/ page',
+      jump_to: 'Go to',
+      page: 'Page',
+      prev_page: 'Previous Page',
+      next_page: 'Next Page',
+      page_size: 'Page Size',
+    });
+    expect(PAGINATION_LABELS.items_per_page).toBe('/ page');
+  });
+  it('reads 共 N 条, or 约 with thousands separators for an estimated total', () => {
+    const onChange = () => {};
+    expect(paginationConfig({ current: 1, pageSize: 30, total: 45, onChange }).showTotal(45)).toBe('共 45 条');
+    expect(paginationConfig({ current: 1, pageSize: 30, onChange, estimated: true }).showTotal(1000000)).toBe('约 1,000,000 条');
+  });
+  it('leaves total out when unknown, so ProTable keeps its own', () => {
+    expect('total' in paginationConfig({ current: 1, pageSize: 30, onChange: () => {} })).toBe(false);
+  });
+});
+
+describe('rowsOnPage', () => {
+  it('counts server pages whole and slices longer local data', () => {
+    expect(rowsOnPage(30, 2, 30)).toBe(30);
+    expect(rowsOnPage(45, 1, 30)).toBe(30);
+    expect(rowsOnPage(45, 2, 30)).toBe(15);
+    expect(rowsOnPage(45, 3, 30)).toBe(0);
+  });
+});
+
+describe('buildColumns', () => {
+  type Row = { name: string; city: string };
+  const columns: ProColumns<Row>[] = [
+    { title: '姓名', dataIndex: 'name' },
+    { title: '城市', dataIndex: 'city', ellipsis: false },
+    { title: '隐藏', dataIndex: 'hidden', hideInTable: true },
+    { title: '操作', key: 'actions', valueType: 'option', fixed: 'right' },
+  ];
+  it('drops fixed from the 操作 column when there is no horizontal scroll', () => {
+    const out = buildColumns(columns, {}, { scrollX: undefined });
+    expect(out[3].fixed).toBeUndefined();
+  });
+  it('keeps fixed right and fills widths when scrolling', () => {
+    const out = buildColumns(columns, { name: 200 }, { scrollX: 560 });
+    expect(out[3].fixed).toBe('right');
+    expect(out[0].width).toBe(200);
+    expect(out[1].width).toBe(DEFAULT_COLUMN_WIDTH);
+    expect(out[2].width).toBeUndefined();
+  });
+  it('adds ellipsis to text columns only, respecting the opt-out', () => {
+    const out = buildColumns(columns, {}, {});
+    expect(out[0].ellipsis).toEqual({ showTitle: false });
+    expect(out[0].render).toBeTypeOf('function');
+    expect(out[1].ellipsis).toBe(false);
+    expect(out[3].ellipsis).toBeUndefined();
+  });
+  it('wires resizing through onHeaderCell', () => {
+    const onResize = vi.fn();
+    const out = buildColumns(columns, { name: 150 }, {}, { onResize });
+    const props = out[0].onHeaderCell!(out[0] as never) as { width?: number; onResize: (w: number) => void };
+    expect(props.width).toBe(150);
+    props.onResize(170);
+    expect(onResize).toHaveBeenCalledWith('name', 170);
+    expect(out[2].onHeaderCell).toBeUndefined();
+  });
+});
