@@ -168,4 +168,18 @@ describe('ConsoleTable', () => {
     // First column → topLeft.
     expect(document.querySelector('.ant-tooltip')?.className).toContain('ant-tooltip-placement-topLeft');
   });
+
+  it('resizes a column by dragging the handle, never below 60 px', async () => {
+    setWindow(1280, 900);
+    render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={rows.slice(0, 3)} />);
+    await waitFor(() => expect(screen.getByText('共 3 条')).toBeTruthy());
+    const handle = () => screen.getAllByRole('separator', { name: '调整列宽' })[1];
+    fireEvent.pointerDown(handle(), { button: 0, clientX: 500, pointerId: 1 });
+    fireEvent.pointerMove(handle(), { clientX: 540, pointerId: 1 });
+    fireEvent.pointerUp(handle(), { clientX: 545, pointerId: 1 });
+    await waitFor(() => expect(handle().getAttribute('aria-valuenow')).toBe('345'));
+    fireEvent.pointerDown(handle(), { button: 0, clientX: 500, pointerId: 2 });
+    fireEvent.pointerUp(handle(), { clientX: 0, pointerId: 2 });
+    await waitFor(() => expect(handle().getAttribute('aria-valuenow')).toBe('60'));
+  });
 });

@@ -76,7 +76,11 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
   const onPageChange = useCallback(
     (current: number, pageSize: number) => {
       // A new page size starts again on page 1 (as ProTable does for request-driven tables).
-      setPage((prev) => (pageSize !== prev.pageSize ? { current: 1, pageSize } : { current, pageSize }));
+      setPage((prev) => {
+        const next = pageSize !== prev.pageSize ? { current: 1, pageSize } : { current, pageSize };
+        // ProTable also reports unchanged page info (e.g. after each load); keep the state then.
+        return next.current === prev.current && next.pageSize === prev.pageSize ? prev : next;
+      });
       userOnChange?.(current, pageSize);
     },
     [userOnChange],
