@@ -80,6 +80,17 @@ describe('ConsoleTable', () => {
     fireEvent.click(screen.getByTitle('Next Page'));
     await waitFor(() => expect(screen.getByText('投保人45')).toBeTruthy());
     expect(seen[seen.length - 1]).toEqual({ current: 2, pageSize: 30 });
+    // A new page size starts again on page 1.
+    fireEvent.mouseDown(document.querySelector('.ant-pagination-options .ant-select-selector') as HTMLElement);
+    const option50 = await waitFor(() => {
+      const el = document.querySelector<HTMLElement>('.ant-select-item-option[title="50 / page"]');
+      expect(el).not.toBeNull();
+      return el!;
+    });
+    fireEvent.click(option50);
+    await waitFor(() => expect(seen[seen.length - 1]).toEqual({ current: 1, pageSize: 50 }));
+    await waitFor(() => expect(screen.getByText('投保人1')).toBeTruthy());
+    expect(screen.getByText('投保人45')).toBeTruthy();
   });
 
   it('shows 约 N 条 when the request says the total is an estimate', async () => {
