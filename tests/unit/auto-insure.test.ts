@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AUTO_INSURE_LABELS,
+  AutoInsureStatus as S,
+  ageOn,
+  availableActions,
+  infoProblem,
+  initialStatus,
+  missingInfo,
+  transition,
+} from '../../src/shared/auto-insure';
+
+const TODAY = '2026-11-23';
+const complete = { name: '王伟', idCard: '11010519900307001X', phone: '13800001111', jobType: '快递员' };
+const noPhone = { ...complete, phone: '' };
+// Born 2015-01-01: 11 years old on TODAY, outside 16–65.
+const child = { ...complete, idCard: '110105201501010014' };
+
+describe('auto-insurance statuses (spec §3)', () => {
+  it('labels the five values as the spec lists them', () => {
+    expect([0, 1, 2, 3, 4].map((v) => AUTO_INSURE_LABELS[v as S])).toEqual([
+      '信息待完善',
+      '自动投保中',
+      '已停止自动投保',
+      '投保信息有误',
+      '空状态',
+    ]);
+  });
+
+  it('names missing information by label and computes age on a date', () => {
+    expect(missingInfo(noPhone)).toEqual(['手机号']);
+    expect(missingInfo({})).toEqual(['姓名', '身份证号', '手机号', '工种']);
+    expect(ageOn('11010519900307001X', '2026-03-06')).toBe(35);
+    expect(ageOn('11010519900307001X', '2026-03-07')).toBe(36);
+    expect(infoProblem(child, TODAY)).toMatch(/不在可投保年龄 16–65 岁之内/);
+    expect(infoProblem(complete, TODAY)).toBeNull();
+  });
+
+  it('starts a new person from what the information allows', () => {
+    expect(initialStatus(complete, TODAY)).toBe(S.Insuring);
+    expect(initialStatus(noPhone, TODAY)).toBe(S.InfoIncomplete);
+    expect(initialStatus(child, TODAY)).toBe(S.InfoIncorrect);
+  });
+});
+
+describe('transitions', () => {
+  it('completing information moves 0 → 1, correcting moves 3 → 1', () => {
+    expect(transition(S.InfoIncomplete, 'edit', complete, TODAY)).toEqual({ ok: true, status: S.Insuring });
+    expect(transition(S.InfoIncomplete, 'edit', noPhone, TODAY)).toEqual({ ok: true, status: S.InfoIncomplete });
+    expect(transition(S.InfoIncorrect, 'edit', complete, TODAY)).toEqual({ ok: true, status: S.Insuring });
+    expect(transition(S.InfoIncorrect, 'edit', child, TODAY)).toEqual({ ok: true, status: S.InfoIncorrect });
+  });
+
+  it('editing a stopped person keeps it stopped; editing an insuring one re-checks it', () => {
+    expect(transition(S.Stopped, 'edit', noPhone, TODAY)).toEqual({ ok: true, status: S.Stopped });
+    expect(transition(S.Insuring, 'edit', noPhone, TODAY)).toEqual({ ok: true, status: S.InfoIncomplete });
+  });
+
+  it('stop only from 1, start only from 2 with acceptable information', () => {
+    expect(transition(S.Insuring, 'stop', complete, TODAY)).toEqual({ ok: true, status: S.Stopped });
+    expect(transition(S.Stopped, 'stop', complete, TODAY)).toEqual({ ok: false, message: '该人员已停止自动投保' });
+    expect(transition(S.InfoIncomplete, 'stop', noPhone, TODAY).ok).toBe(false);
+    expect(transition(S.Stopped, 'start', complete, TODAY)).toEqual({ ok: true, status: S.Insuring });
+    expect(transition(S.Stopped, 'start', noPhone, TODAY)).toEqual({ ok: false, message: '请先完善信息：手机号' });
+    expect(transition(S.Stopped, 'start', child, TODAY)).toMatchObject({ ok: false, message: expect.stringMatching(/^投保信息有误：/) });
+    expect(transition(S.Insuring, 'start', complete, TODAY)).toEqual({ ok: false, message: '该人员已在自动投保中' });
+    expect(transition(S.InfoIncomplete, 'start', noPhone, TODAY).ok).toBe(false);
+  });
+
+  it('a refusal by the daily run moves 1 → 3 only', () => {
+    expect(transition(S.Insuring, 'reject', complete, TODAY)).toEqual({ ok: true, status: S.InfoIncorrect });
+    expect(transition(S.Stopped, 'reject', complete, TODAY).ok).toBe(false);
+  });
+
+  it('offers only the allowed actions', () => {
+    expect(availableActions(S.InfoIncomplete)).toEqual(['edit']);
+    expect(availableActions(S.Insuring)).toEqual(['edit', 'stop']);
+    expect(availableActions(S.Stopped)).toEqual(['edit', 'start']);
+    expect(availableActions(S.InfoIncorrect)).toEqual(['edit']);
+    expect(availableActions(S.Empty)).toEqual([]);
+  });
+});
