@@ -48,6 +48,7 @@ export function buildPreview(input: BuildPreviewInput): Preview {
     if (key === keyColumn) badKey.add(issue.row);
   }
 
+  const examples = columns.filter((c) => c.example);
   const total = table.rows.length;
   for (let i = 0; i < total; i++) {
     const cells = table.rows[i];
@@ -57,7 +58,11 @@ export function buildPreview(input: BuildPreviewInput): Preview {
       const idx = mapping.index[c.key];
       values[c.key] = idx === undefined ? '' : (cells[idx] ?? '');
     }
-    const rowErrors = validateRow(values, row);
+    const rowErrors = [...validateRow(values, row)];
+    // The template's example row left in place must not become a person.
+    if (examples.length && examples.every((c) => values[c.key] === c.example)) {
+      rowErrors.unshift({ column: examples[0].key, message: '这是模板中的示例行，请删除后重新上传' });
+    }
     for (const e of rowErrors) errors.push({ row, column: e.column, label: labels.get(e.column) ?? e.column, message: e.message });
     const key = normKey(values[keyColumn] ?? '');
     // Duplicates are only meaningful for a well-formed key.
