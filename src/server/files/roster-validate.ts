@@ -1,0 +1,90 @@
+import { requireColumns } from './roster-map.ts';
+import type { CellError, DuplicateRow, Preview, PreviewRow, RowValidator, SheetColumn, SheetTable } from './types.ts';
+
+export interface BuildPreviewInput {
+  /** As returned by readSheet (rowNumbers/issues optional: defaults headerRow + i + 1 / none). */
+  table: Pick<SheetTable, 'headers' | 'rows' | 'headerRow'> & Partial<Pick<SheetTable, 'rowNumbers' | 'issues'>>;
+  columns: readonly SheetColumn[];
+  validateRow: RowValidator;
+  /** Keys already insured (compared case-insensitively after trimming). */
+  existingKeys?: ReadonlySet<string> | readonly string[];
+  /** Column whose value identifies a person, e.g. 'idCard'. */
+  keyColumn: string;
+  /** Called every `progressEvery` rows and at the end. */
+  onProgress?: (done: number, total: number) => void;
+  progressEvery?: number;
+}
+
+const normKey = (s: string) => s.trim().toUpperCase();
+
+/**
+ * Validate every row of a sheet: the caller's RowValidator, duplicates within the file by
+ * keyColumn (「与第 N 行重复」) and against existingKeys (「该人员已在保」). Rows with any error
+ * or duplicate are left out of `valid`. Throws SheetError HEADER_MISSING when required columns
+ * are missing, so a wrong header row is never imported as a person.
+ */
+export function buildPreview(input: BuildPreviewInput): Preview {
+  const { table, columns, validateRow, keyColumn, onProgress } = input;
+  const every = input.progressEvery ?? 1000;
+  const mapping = requireColumns(table.headers, columns);
+  const labels = new Map(columns.map((c) => [c.key, c.label]));
+  const keyByCol = new Map(Object.entries(mapping.index).map(([k, i]) => [i, k]));
+  const existing = new Set([...(input.existingKeys ?? [])].map(normKey));
+  const rowNumbers = table.rowNumbers ?? table.rows.map((_, i) => table.headerRow + i + 1);
+
+  const errors: CellError[] = [];
+  const duplicates: DuplicateRow[] = [];
+  const valid: PreviewRow[] = [];
+  const firstSeen = new Map<string, number>();
+  const bad = new Set<number>();
+  const badKey = new Set<number>();
+
+  // Cell issues found while reading (e.g. precision lost) count as errors of their column.
+  for (const issue of table.issues ?? []) {
+    const key = keyByCol.get(issue.col);
+    if (!key) continue;
+    errors.push({ row: issue.row, column: key, label: labels.get(key) ?? key, message: issue.message });
+    bad.add(issue.row);
+    if (key === keyColumn) badKey.add(issue.row);
+  }
+
+  const examples = columns.filter((c) => c.example);
+  const total = table.rows.length;
+  for (let i = 0; i < total; i++) {
+    const cells = table.rows[i];
+    const row = rowNumbers[i];
+    const values: Record<string, string> = {};
+    for (const c of columns) {
+      const idx = mapping.index[c.key];
+      values[c.key] = idx === undefined ? '' : (cells[idx] ?? '');
+    }
+    const rowErrors = [...validateRow(values, row)];
+    // The template's example row left in place must not become a person.
+    if (examples.length && examples.every((c) => values[c.key] === c.example)) {
+      rowErrors.unshift({ column: examples[0].key, message: '这是模板中的示例行，请删除后重新上传' });
+    }
+    for (const e of rowErrors) errors.push({ row, column: e.column, label: labels.get(e.column) ?? e.column, message: e.message });
+    const key = normKey(values[keyColumn] ?? '');
+    // Duplicates are only meaningful for a well-formed key.
+    if (key && !badKey.has(row) && !rowErrors.some((e) => e.column === keyColumn)) {
+      const first = firstSeen.get(key);
+      if (first !== undefined) duplicates.push({ row, firstRow: first, column: keyColumn, message: `与第 ${first} 行重复` });
+      else {
+        firstSeen.set(key, row);
+        if (existing.has(key)) duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
+      }
+    }
+    const isDup = duplicates.length > 0 && duplicates[duplicates.length - 1].row === row;
+    if (rowErrors.length === 0 && !isDup && !bad.has(row)) valid.push({ row, values });
+    if (onProgress && ((i + 1) % every === 0 || i + 1 === total)) onProgress(i + 1, total);
+  }
+  if (onProgress && total === 0) onProgress(0, 0);
+  return { total, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown };
+}
+
+/** Errors and duplicates together as CellErrors (e.g. for errorWorkbook), ordered by row. */
+export function previewErrors(preview: Preview, columns: readonly SheetColumn[]): CellError[] {
+  const labels = new Map(columns.map((c) => [c.key, c.label]));
+  const dups: CellError[] = preview.duplicates.map((d) => ({ row: d.row, column: d.column, label: labels.get(d.column) ?? d.column, message: d.message }));
+  return [...preview.errors, ...dups].sort((a, b) => a.row - b.row);
+}

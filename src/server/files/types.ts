@@ -1,0 +1,116 @@
+/**
+ * Contract of the gateway's file library (uploads, roster sheets, workbooks).
+ * Independent of any schema format: callers describe columns with SheetColumn and
+ * validate rows with a RowValidator.
+ */
+
+/** One column of a roster-like sheet. */
+export interface SheetColumn {
+  /** Field key, e.g. 'idCard'. */
+  key: string;
+  /** Header text shown to the user, e.g. '身份证号'. */
+  label: string;
+  /** Other header texts accepted for this column, e.g. ['身份证', '证件号码']. */
+  aliases?: string[];
+  required?: boolean;
+  /** Value of the template's example row. */
+  example?: string;
+  /** Filling note (template cell comment and the 「填写说明」 sheet). */
+  note?: string;
+  /** Column width in characters (workbooks). */
+  width?: number;
+  /**
+   * Keep as text in templates (Excel number format '@'), so 18-digit IDs and phones
+   * keep every digit. Default: guessed from key/label (ID card, phone, certificate numbers).
+   */
+  text?: boolean;
+}
+
+export interface CellError {
+  /** 1-based sheet row number as the user sees it in Excel. */
+  row: number;
+  /** Column key. */
+  column: string;
+  /** Column label. */
+  label: string;
+  message: string;
+}
+
+export type RowValidator = (row: Record<string, string>, rowNumber: number) => Array<{ column: string; message: string }>;
+
+/** A problem found while reading a cell (e.g. precision lost), before columns are known. */
+export interface CellIssue {
+  /** 1-based sheet row number. */
+  row: number;
+  /** 0-based column index in the sheet row. */
+  col: number;
+  message: string;
+}
+
+/** The result of reading a sheet: trimmed strings, fully blank rows skipped. */
+export interface SheetTable {
+  headers: string[];
+  rows: string[][];
+  /** 1-based sheet row number of the header row. */
+  headerRow: number;
+  /** Sheet row number of each entry of rows (blank rows are skipped, so not always headerRow + i + 1). */
+  rowNumbers: number[];
+  /** Cell-level problems found while reading (e.g. an 18-digit ID stored as a number). */
+  issues: CellIssue[];
+}
+
+export interface PreviewRow {
+  row: number;
+  values: Record<string, string>;
+}
+
+export interface DuplicateRow {
+  row: number;
+  /** Row of the first occurrence within the file; absent when it duplicates an existing key. */
+  firstRow?: number;
+  column: string;
+  message: string;
+}
+
+export interface Preview {
+  /** Number of data rows read (blank rows excluded). */
+  total: number;
+  /** Rows without any error or duplicate: the ones that can be confirmed. */
+  valid: PreviewRow[];
+  errors: CellError[];
+  duplicates: DuplicateRow[];
+  headerRow: number;
+  /** Header texts that matched no column (ignored). */
+  unknownHeaders: string[];
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  percent: number;
+}
+
+/** Limits of one roster upload. */
+export const MAX_ROWS = 50_000;
+export const MAX_BYTES = 10 * 1024 * 1024;
+
+export type SheetErrorCode = 'TOO_LARGE' | 'TOO_MANY_ROWS' | 'EMPTY' | 'HEADER_MISSING' | 'UNREADABLE' | 'UNSUPPORTED' | 'TIMEOUT' | 'INTERNAL';
+
+/** A file-level refusal; message is for the user (Simplified Chinese). */
+export class SheetError extends Error {
+  readonly code: SheetErrorCode;
+  constructor(code: SheetErrorCode, message: string) {
+    super(message);
+    this.name = 'SheetError';
+    this.code = code;
+  }
+}
+
+export function tooManyRowsMessage(n: number, max = MAX_ROWS): string {
+  return `单个文件最多 ${max} 行，当前 ${n} 行`;
+}
+
+export function tooLargeMessage(maxBytes = MAX_BYTES): string {
+  const mb = maxBytes / (1024 * 1024);
+  return `文件过大，最大 ${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}

@@ -1,0 +1,78 @@
+/**
+ * Worker-thread side of parseRosterInWorker: read → map → validate, posting progress.
+ * Started through worker-boot.mjs (registers tsx); never import this from the main thread.
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { readSheet } from './roster-read.ts';
+import { buildPreview } from './roster-validate.ts';
+import { SheetError, type RowValidator, type SheetColumn } from './types.ts';
+
+export interface ValidatorModuleRef {
+  /** Absolute file path or file: URL of a module (TypeScript allowed). */
+  path: string;
+  /** Export called with `args` to obtain the RowValidator (may return a Promise). */
+  exportName: string;
+  /** Structured-cloneable arguments for the factory. */
+  args?: unknown;
+}
+
+export interface WorkerJob {
+  buffer: Uint8Array;
+  ext: string;
+  columns: SheetColumn[];
+  keyColumn: string;
+  existingKeys?: string[];
+  validatorModule: ValidatorModuleRef;
+  maxRows?: number;
+  progressEvery?: number;
+}
+
+export type WorkerMessage =
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'result'; preview: import('./types.ts').Preview }
+  | { type: 'error'; code: string; message: string; detail?: string };
+
+async function loadValidator(ref: ValidatorModuleRef): Promise<RowValidator> {
+  const url = /^file:/.test(ref.path) ? ref.path : pathToFileURL(ref.path).href;
+  const mod = (await import(url)) as Record<string, unknown>;
+  const factory = mod[ref.exportName];
+  if (typeof factory !== 'function') throw new Error(`${ref.path} has no function export "${ref.exportName}"`);
+  const validator = await (factory as (args: unknown) => unknown)(ref.args);
+  if (typeof validator !== 'function') throw new Error(`${ref.exportName}() did not return a function`);
+  return validator as RowValidator;
+}
+
+async function run(job: WorkerJob): Promise<WorkerMessage> {
+  const post = (m: WorkerMessage) => parentPort!.postMessage(m);
+  const buffer = Buffer.from(job.buffer.buffer, job.buffer.byteOffset, job.buffer.byteLength);
+  const [validateRow, table] = await Promise.all([
+    loadValidator(job.validatorModule),
+    readSheet(buffer, job.ext, { columns: job.columns, maxRows: job.maxRows }),
+  ]);
+  post({ type: 'progress', done: 0, total: table.rows.length });
+  const preview = buildPreview({
+    table,
+    columns: job.columns,
+    validateRow,
+    keyColumn: job.keyColumn,
+    existingKeys: job.existingKeys,
+    progressEvery: job.progressEvery ?? 1000,
+    onProgress: (done, total) => post({ type: 'progress', done, total }),
+  });
+  return { type: 'result', preview };
+}
+
+if (!isMainThread && parentPort) {
+  const job = (workerData as { job: WorkerJob }).job;
+  run(job).then(
+    (m) => parentPort!.postMessage(m),
+    (err: unknown) => {
+      const msg: WorkerMessage =
+        err instanceof SheetError
+          ? { type: 'error', code: err.code, message: err.message }
+          : { type: 'error', code: 'INTERNAL', message: '文件解析失败，请稍后重试', detail: err instanceof Error ? err.stack : String(err) };
+      parentPort!.postMessage(msg);
+    },
+  );
+}
