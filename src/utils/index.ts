@@ -1,0 +1,5 @@
+export * from './upload';
+export * from './present';
+export * from './number';
+export * from './download';
+export * from './clipboard';
