@@ -3,3 +3,4 @@ export * from './present';
 export * from './number';
 export * from './download';
 export * from './clipboard';
+export * from './query';
