@@ -1,6 +1,7 @@
 import axios, { AxiosError, type AxiosResponse } from 'axios';
 import { serviceUrl } from './endpoints';
 import { serializeParams, toFormBody } from '../utils/query';
+import { fetchAdapter } from '../utils/fetchAdapter';
 
 export { serializeParams } from '../utils/query';
 export { resolveServiceUrl } from './endpoints';
@@ -75,11 +76,13 @@ export function configureAuth(b: AuthBridge) {
 }
 
 /**
- * The axios instance. Credentials: `withCredentials: false` means the browser still sends the cookies of
- * the same origin (XHR default) and never sends them cross-origin — i.e. fetch's 'same-origin' semantics.
+ * The axios instance. Credentials: same-origin — the fetch adapter sends `credentials: 'same-origin'`, so the
+ * browser sends the cookies of the same origin and never cross-origin ones (`withCredentials: false` states the
+ * same for XHR, whose default is also same-origin cookies only).
  * Bodies and responses are handled as text here so JSON/form encoding and parse errors stay under our control.
  */
 export const http = axios.create({
+  adapter: fetchAdapter,
   withCredentials: false,
   responseType: 'text',
   transformRequest: [(d: unknown) => d],

@@ -181,6 +181,29 @@ describe('API client: encoding', () => {
   });
 });
 
+describe('API client: transport', () => {
+  it('goes through fetch with same-origin credentials, relative under the base path when same-origin', async () => {
+    session();
+    vi.stubGlobal('window', { __APP_CONFIG__: { basePath: '/console/' } });
+    const fetchMock = vi.fn().mockResolvedValue(new Response(JSON.stringify({ code: 0, data: 7 }), { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(api.get('/api/orders', { ids: [1, 2] })).resolves.toBe(7);
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/console/api/orders?ids=1&ids=2');
+    expect(init.credentials).toBe('same-origin');
+    expect(new Headers(init.headers).get('Authorization')).toBe('Bearer old');
+  });
+
+  it('reports a cancelled call as a network error', async () => {
+    session();
+    queue((_r, res) => setTimeout(() => json(res, 200, { code: 0, data: 1 }), 300));
+    const ac = new AbortController();
+    const p = api.get('/api/slow', undefined, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 20);
+    await expect(p).rejects.toMatchObject({ kind: 'network', message: '请求已取消' });
+  });
+});
+
 describe('API client: error kinds', () => {
   it('reports a timeout with the standard text', async () => {
     session();
