@@ -1,13 +1,14 @@
 import { createRoot } from 'react-dom/client';
-import * as Sentry from '@sentry/browser';
 import { configure } from 'mobx';
 import { getAppConfig, routerBasename } from './config';
 import { getRootStore } from './stores/root';
 import { App } from './runtime/App';
+import { initMonitoring } from './monitoring/sentry';
 
 configure({ enforceActions: 'observed' });
 const config = getAppConfig();
-if (config.sentryDsn) Sentry.init({ dsn: config.sentryDsn });
+// Loads @sentry/browser on demand, only for production builds in the production environment with a DSN.
+void initMonitoring(config);
 
 const el = document.getElementById('root');
 if (!el) throw new Error('index.html has no #root element');

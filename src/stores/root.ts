@@ -1,5 +1,5 @@
 import { reaction, makeObservable, observable, action } from 'mobx';
-import { UserStore, type UserSnapshot } from './user';
+import { UserStore, USER_MIRROR_KEYS, type UserSnapshot } from './user';
 import { NavStore, FreeLoginStore, type NavSnapshot } from './nav';
 import { browserStorage, type KeyValueStorage } from './storage';
 
@@ -8,7 +8,7 @@ export const PERSIST_KEY = 'root';
 /** Pages render only after rehydration, which gives up waiting after this long. */
 export const REHYDRATE_TIMEOUT_MS = 5000;
 /** Keys mirrored one by one in localStorage (read by code outside the stores, e.g. request headers). */
-export const MIRROR_KEYS = ['token', 'refreshToken', 'companyId', 'chargeForm'] as const;
+export const MIRROR_KEYS = USER_MIRROR_KEYS;
 
 export interface PersistedRoot {
   user: UserSnapshot;
@@ -16,13 +16,15 @@ export interface PersistedRoot {
 }
 
 export class RootStore {
-  readonly user = new UserStore();
+  readonly user: UserStore;
   readonly nav = new NavStore();
   readonly freeLogin = new FreeLoginStore();
   rehydrated = false;
   private disposeSave?: () => void;
 
   constructor(private readonly storage: KeyValueStorage = browserStorage()) {
+    // Set here, not as a field initializer: class fields run before parameter properties are assigned.
+    this.user = new UserStore(storage);
     makeObservable<RootStore, 'markRehydrated'>(this, { rehydrated: observable, markRehydrated: action, logout: action });
   }
 

@@ -1,4 +1,5 @@
 import { action, makeObservable, observable, computed } from 'mobx';
+import { browserStorage, type KeyValueStorage } from './storage';
 
 export type ChargeForm = 'prepaid' | 'postpaid' | '';
 export type UserType = 'admin' | 'operator';
@@ -35,6 +36,9 @@ export const userDefaults = (): UserSnapshot => ({
   authFlag: true,
 });
 
+/** localStorage keys mirrored by the session setters (read outside the stores, e.g. by older code). */
+export const USER_MIRROR_KEYS = ['token', 'refreshToken', 'companyId', 'chargeForm'] as const;
+
 export class UserStore implements UserSnapshot {
   token = '';
   refreshToken = '';
@@ -43,8 +47,14 @@ export class UserStore implements UserSnapshot {
   businessInfo: BusinessInfo = { businessId: '', chargeForm: '' };
   authFlag = true;
 
-  constructor() {
+  /** `storage` receives the mirrored keys (token, refreshToken, companyId, chargeForm). */
+  constructor(private readonly storage: KeyValueStorage = browserStorage()) {
     makeObservable(this, {
+      setToken: action,
+      setRefreshToken: action,
+      setUserTel: action,
+      setBusinessInfo: action,
+      clearAll: action,
       token: observable,
       refreshToken: observable,
       userTel: observable,
@@ -72,41 +82,81 @@ export class UserStore implements UserSnapshot {
     return this.businessList.find((b) => b.businessId === this.businessInfo.businessId);
   }
 
-  setSession(s: { token: string; refreshToken: string; userTel: string; businessList: Business[] }) {
-    this.token = s.token;
-    this.refreshToken = s.refreshToken;
-    this.userTel = s.userTel;
-    this.businessList = s.businessList;
-    this.authFlag = true;
-    // Keep a previous choice only if it is still one of this user's businesses.
-    if (!s.businessList.some((b) => b.businessId === this.businessInfo.businessId)) {
-      this.businessInfo = { businessId: '', chargeForm: '' };
-    }
-    if (s.businessList.length === 1) this.selectBusiness(s.businessList[0].businessId);
+  // One setter per field (spec §4): each replaces the stored value.
+
+  /** Replaces the token and mirrors it to localStorage 'token'. */
+  setToken(token: string) {
+    this.token = token ?? '';
+    this.storage.setItem('token', this.token);
   }
 
-  setTokens(token: string, refreshToken: string) {
-    this.token = token;
-    this.refreshToken = refreshToken;
+  /** Replaces the refresh token and mirrors it to localStorage 'refreshToken'. */
+  setRefreshToken(refreshToken: string) {
+    this.refreshToken = refreshToken ?? '';
+    this.storage.setItem('refreshToken', this.refreshToken);
+  }
+
+  setUserTel(tel: string) {
+    this.userTel = tel ?? '';
   }
 
   setBusinessList(list: Business[]) {
-    this.businessList = list;
+    this.businessList = list ?? [];
   }
 
-  /** Picks one of the user's businesses; throws for an id that is not in the list. */
-  selectBusiness(businessId: string) {
-    const b = this.businessList.find((x) => x.businessId === businessId);
-    if (!b) throw new Error(`Business ${businessId} is not one of this account's businesses`);
-    this.businessInfo = { businessId: b.businessId, chargeForm: b.chargeForm };
+  /** Replaces the business info; mirrors businessId as 'companyId' and chargeForm as 'chargeForm' ('' when absent). */
+  setBusinessInfo(info: Partial<BusinessInfo> | null | undefined) {
+    this.businessInfo = { businessId: info?.businessId ?? '', chargeForm: info?.chargeForm ?? '' };
+    this.storage.setItem('companyId', this.businessInfo.businessId);
+    this.storage.setItem('chargeForm', this.businessInfo.chargeForm);
   }
 
   setAuthFlag(v: boolean) {
     this.authFlag = v;
   }
 
+  /**
+   * Empties token, refreshToken, userTel and businessInfo (businessList and authFlag are kept) and blanks
+   * the mirrored token, refreshToken, companyId and chargeForm.
+   */
+  clearAll() {
+    this.token = '';
+    this.refreshToken = '';
+    this.userTel = '';
+    this.businessInfo = { businessId: '', chargeForm: '' };
+    for (const k of USER_MIRROR_KEYS) this.storage.setItem(k, '');
+  }
+
+  /** Stores a fresh sign-in (login answer) through the setters. */
+  setSession(s: { token: string; refreshToken: string; userTel: string; businessList: Business[] }) {
+    this.setToken(s.token);
+    this.setRefreshToken(s.refreshToken);
+    this.setUserTel(s.userTel);
+    this.setBusinessList(s.businessList);
+    this.setAuthFlag(true);
+    // Keep a previous choice only if it is still one of this user's businesses.
+    if (!s.businessList.some((b) => b.businessId === this.businessInfo.businessId)) this.setBusinessInfo(null);
+    if (s.businessList.length === 1) this.selectBusiness(s.businessList[0].businessId);
+  }
+
+  /** Renewed tokens (request client). */
+  setTokens(token: string, refreshToken: string) {
+    this.setToken(token);
+    this.setRefreshToken(refreshToken);
+  }
+
+  /** Picks one of the user's businesses; throws for an id that is not in the list. */
+  selectBusiness(businessId: string) {
+    const b = this.businessList.find((x) => x.businessId === businessId);
+    if (!b) throw new Error(`Business ${businessId} is not one of this account's businesses`);
+    this.setBusinessInfo({ businessId: b.businessId, chargeForm: b.chargeForm });
+  }
+
+  /** Everything back to the defaults (sign-out): clearAll plus an empty business list and authFlag true. */
   reset() {
-    Object.assign(this, userDefaults());
+    this.clearAll();
+    this.businessList = [];
+    this.authFlag = true;
   }
 
   apply(s: Partial<UserSnapshot>) {

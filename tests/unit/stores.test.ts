@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { RootStore, PERSIST_KEY, REHYDRATE_TIMEOUT_MS } from '../../src/stores/root';
 import { memoryStorage } from '../../src/stores/storage';
-import type { Business } from '../../src/stores/user';
+import { UserStore, type Business } from '../../src/stores/user';
 
 const biz: Business[] = [
   { businessId: 'b1', businessName: '甲公司', chargeForm: 'prepaid', userType: 'admin', servicePacks: ['attendance'] },
@@ -71,5 +71,86 @@ describe('stores', () => {
     expect(r.timedOut).toBe(false);
     expect(storage.getItem(`${PERSIST_KEY}.corrupt`)).toBe('{not json');
     expect(s.user.token).toBe('');
+  });
+
+  it('has one setter per session field, each replacing the stored value', () => {
+    const storage = memoryStorage();
+    const u = new UserStore(storage);
+    u.setToken('t1');
+    u.setToken('t2');
+    u.setRefreshToken('r1');
+    u.setUserTel('13800000000');
+    u.setBusinessList(biz);
+    u.setBusinessList([biz[1]]);
+    u.setBusinessInfo({ businessId: 'b2', chargeForm: 'postpaid' });
+    u.setAuthFlag(false);
+    expect(u.snapshot()).toEqual({
+      token: 't2',
+      refreshToken: 'r1',
+      userTel: '13800000000',
+      businessList: [biz[1]],
+      businessInfo: { businessId: 'b2', chargeForm: 'postpaid' },
+      authFlag: false,
+    });
+    u.setBusinessInfo({ businessId: 'b9', chargeForm: 'prepaid' });
+    expect(u.businessInfo).toEqual({ businessId: 'b9', chargeForm: 'prepaid' });
+  });
+
+  it('mirrors token, refreshToken, companyId and chargeForm in local storage as the setters run', () => {
+    const storage = memoryStorage();
+    const u = new UserStore(storage);
+    u.setToken('t1');
+    u.setRefreshToken('r1');
+    u.setUserTel('13800000000');
+    u.setBusinessInfo({ businessId: 'b1', chargeForm: 'prepaid' });
+    expect(storage.dump()).toEqual({ token: 't1', refreshToken: 'r1', companyId: 'b1', chargeForm: 'prepaid' });
+    // Missing parts fall back to ''.
+    u.setBusinessInfo({ businessId: 'b2' });
+    expect(storage.getItem('companyId')).toBe('b2');
+    expect(storage.getItem('chargeForm')).toBe('');
+    u.setBusinessInfo(null);
+    expect(u.businessInfo).toEqual({ businessId: '', chargeForm: '' });
+    expect([storage.getItem('companyId'), storage.getItem('chargeForm')]).toEqual(['', '']);
+  });
+
+  it('clearAll empties exactly token, refreshToken, userTel and businessInfo and blanks the mirrors', () => {
+    const storage = memoryStorage({ other: 'kept' });
+    const u = new UserStore(storage);
+    u.setSession({ token: 't', refreshToken: 'r', userTel: '13800000000', businessList: biz });
+    u.selectBusiness('b1');
+    u.setAuthFlag(false);
+    u.clearAll();
+    expect(u.snapshot()).toEqual({
+      token: '',
+      refreshToken: '',
+      userTel: '',
+      businessList: biz,
+      businessInfo: { businessId: '', chargeForm: '' },
+      authFlag: false,
+    });
+    expect(storage.dump()).toEqual({ other: 'kept', token: '', refreshToken: '', companyId: '', chargeForm: '' });
+  });
+
+  it('keeps the higher-level methods working through the setters', async () => {
+    const storage = memoryStorage();
+    const s = new RootStore(storage);
+    s.user.setSession({ token: 't1', refreshToken: 'r1', userTel: '1', businessList: biz });
+    expect(storage.getItem('token')).toBe('t1'); // mirrored before any autosave (not rehydrated yet)
+    s.user.selectBusiness('b2');
+    expect(storage.getItem('companyId')).toBe('b2');
+    s.user.setTokens('t2', 'r2');
+    expect([storage.getItem('token'), storage.getItem('refreshToken')]).toEqual(['t2', 'r2']);
+    s.user.reset();
+    expect(s.user.snapshot()).toEqual({
+      token: '', refreshToken: '', userTel: '', businessList: [],
+      businessInfo: { businessId: '', chargeForm: '' }, authFlag: true,
+    });
+    await s.rehydrate();
+    s.user.setToken('t3');
+    const root = JSON.parse(storage.getItem(PERSIST_KEY)!);
+    expect(Object.keys(root)).toEqual(['user', 'persist']);
+    expect(Object.keys(root.persist)).toEqual(['nav', 'freeLogin']);
+    expect(root.persist.freeLogin).toEqual({ isFreeLogin: false });
+    expect(root.user.token).toBe('t3');
   });
 });
