@@ -32,7 +32,7 @@ for (const t of targets()) {
     let db: Db;
     beforeAll(async () => {
       db = await t.open();
-    });
+    }, 120_000);
     afterAll(async () => {
       await db?.close();
     });
