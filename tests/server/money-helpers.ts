@@ -120,3 +120,13 @@ export function shuffle<T>(arr: T[], seed: number): T[] {
   }
   return a;
 }
+
+/** A paid order of `amountCents` (as an earlier payment would leave it). */
+export async function paidOrder(db: Db, businessId: string, amountCents: number, no = `OD${Math.random().toString().slice(2, 14)}`) {
+  await db.query(
+    `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status, paid_at)
+     VALUES ($1,$2,'雇主责任险·标准版（60万）',1,$3,'paid','completed',now())`,
+    [businessId, no, amountCents],
+  );
+  return no;
+}
