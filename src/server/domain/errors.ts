@@ -16,6 +16,10 @@ export class DomainError extends Error {
     this.field = field;
     this.errors = errors ?? (field ? [{ field, message }] : undefined);
   }
+  /** The numeric `code` of the API contract (docs/contract.md): 400 → 40000, 409 → 40900, … */
+  get code(): number {
+    return this.status * 100;
+  }
 }
 
 export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainError;

@@ -114,7 +114,8 @@ export interface PayOptions {
 export async function payOrder(db: Db, biz: BizRef, orderNo: string, opts: PayOptions): Promise<PayResult> {
   const now = opts.now ?? new Date();
   if (opts.channel !== 'balance' && opts.channel !== 'provider') throw new DomainError(400, '不支持的支付方式', 'channel');
-  if (opts.channel === 'provider' && !opts.provider) throw new DomainError(500, '未配置支付渠道');
+  // A missing provider is a wiring bug, not a user error: let it surface as a 500.
+  if (opts.channel === 'provider' && !opts.provider) throw new Error('payOrder: channel "provider" needs a PaymentProvider');
   return db.tx(async (tx) => {
     const order = await lockOrder(tx, biz.businessId, orderNo);
     if (order.pay_status !== 'unpaid') throw new DomainError(409, `订单 ${orderNo} 已支付或已关闭，无需重复支付`, 'orderNo');
