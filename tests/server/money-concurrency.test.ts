@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { applyInvoice, issueInvoice } from '../../src/server/domain/invoice.ts';
+import { createClaim } from '../../src/server/domain/cover.ts';
 import { applyRefund } from '../../src/server/domain/refund.ts';
 import { addBankAccount, setDefaultBank } from '../../src/server/domain/bank.ts';
 import { hashRequest, withIdempotency } from '../../src/server/domain/idempotency.ts';
@@ -120,6 +121,17 @@ for (const t of targets()) {
       expect(p.ok).toHaveLength(1);
       expect(await count(db, `SELECT count(*) FROM payments WHERE order_no = $1`, [r2.orderNo])).toBe(1);
       expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND status = 'effective'`, [r2.batchId])).toBe(2);
+    });
+
+    it('5 parallel ¥200,000 claims for one person on a 60万 plan: exactly 3 accepted', async () => {
+      const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
+      const [p] = people(1, 60_000);
+      await createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: today(), rows: [p] });
+      const claim = { personName: p.name, idCard: p.idCard, accidentDate: today(), accidentType: '工作受伤', amountCents: 20_000_000 };
+      const { ok, errors } = await settleDomain(Array.from({ length: 5 }, () => createClaim(db, biz, claim)));
+      expect(ok).toHaveLength(3);
+      expect(errors).toHaveLength(2);
+      expect(await count(db, 'SELECT sum(amount_cents) FROM claims WHERE business_id = $1', [biz.businessId])).toBe(60_000_000);
     });
 
     it('the same roster with the same Idempotency-Key sent 5 times in parallel: one batch, one charge, 5 identical responses', async () => {

@@ -104,6 +104,14 @@ for (const t of targets()) {
       );
       expect(row).toMatchObject({ plan_id: 'employer-std-60w', cover_checked: true, amount: 60_000_000 });
       expect(row.person_id).toBeGreaterThan(0);
+
+      // The limit is per person and cover period: the first claim used all of it.
+      await expect(
+        createClaim(db, biz, { ...base, idCard: p.idCard, accidentDate: start, amountCents: 1 }),
+      ).rejects.toThrow('申请金额超过该人员本保障期剩余可赔付额度 0.00 元（方案赔付限额 600,000.00 元）');
+      await db.query(`UPDATE claims SET status = 'rejected' WHERE id = $1`, [ok.id]);
+      const again = await createClaim(db, biz, { ...base, idCard: p.idCard, accidentDate: start, amountCents: 40_000_000 });
+      expect(again.planId).toBe('employer-std-60w');
     });
 
     it('claims: a future accident date is refused; cover from the seed (plan backfilled) counts', async () => {

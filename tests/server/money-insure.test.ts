@@ -81,7 +81,9 @@ for (const t of targets()) {
       const next = addDays(today(), 400);
       const r = await createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: next, rows });
       expect(r.payStatus).toBe('paid');
-      expect(await count(db, `SELECT count(*) FROM insured_persons WHERE business_id = $1 AND status = 'pending'`, [biz.businessId])).toBe(3);
+      // The persons list keeps today's cover; the later cover is in the records.
+      expect(await count(db, `SELECT count(*) FROM insured_persons WHERE business_id = $1 AND status = 'insured' AND start_date = $2`, [biz.businessId, today()])).toBe(3);
+      expect(await count(db, `SELECT count(*) FROM insure_records WHERE business_id = $1 AND effective_date = $2`, [biz.businessId, next])).toBe(3);
     });
 
     it('wrong plan unit, plan not on sale, duplicate rows and missing pack are refused', async () => {
@@ -90,6 +92,9 @@ for (const t of targets()) {
       await expect(createInsuranceBatch(db, biz, { source: 'roster', planId: DAY_PLAN, startDate: today(), rows })).rejects.toThrow('请选择按月计费的保险方案');
       await expect(createInsuranceBatch(db, biz, { source: 'roster', planId: 'nope', startDate: today(), rows })).rejects.toThrow('该保险方案不存在或已停售');
       await expect(createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: today(), rows: [rows[0], rows[0]] })).rejects.toThrow('名单中有数据不正确');
+      await expect(
+        createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: today(), rows: [{ name: '张三', idCard: '110105194912310021' }] }),
+      ).rejects.toMatchObject({ status: 400, errors: [{ field: 'rows[0].idCard', message: '第 1 行：身份证号不正确' }] });
       await expect(createInsuranceBatch(db, biz, { source: 'attendance', planId: DAY_PLAN, startDate: today(), rows })).rejects.toThrow('当前企业未开通考勤服务包');
       // Today's routes send the plan name: accepted too.
       const r = await createInsuranceBatch(db, biz, { source: 'roster', planId: '团体意外险·基础版（30万）', startDate: today(), rows });
@@ -182,7 +187,8 @@ for (const t of targets()) {
       expect(await count(db, 'SELECT count(*) FROM insure_records WHERE batch_id = $1', [r.batchId])).toBe(5000);
       expect(await count(db, 'SELECT count(*) FROM insured_persons WHERE business_id = $1', [biz.businessId])).toBe(5000);
       expect(await balanceOf(db, biz.businessId)).toBe(3_000_000_00 - 5000 * 12 * 4500);
-      if (t.name === 'postgres') expect(ms).toBeLessThan(1000);
+      // Budget for PostgreSQL; MONEY_PERF_BUDGET_MS can widen it on an overloaded shared runner.
+      if (t.name === 'postgres') expect(ms).toBeLessThan(Number(process.env.MONEY_PERF_BUDGET_MS) || 1000);
     });
   });
 }

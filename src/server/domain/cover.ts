@@ -70,6 +70,23 @@ export async function checkClaimCover(tx: Queryable, businessId: string, input: 
   if (input.amountCents > limit) {
     throw new DomainError(400, `申请金额超过方案赔付限额 ${fmtYuan(limit)} 元`, 'amount');
   }
+  // The limit holds per person and cover period: earlier open or paid claims in the period count.
+  const [{ used }] = await tx.query<{ used: number }>(
+    `SELECT coalesce(sum(c.amount_cents), 0)::float8 AS used
+       FROM claims c JOIN insure_records r ON r.id = $4
+      WHERE c.business_id = $1 AND c.id_card = $2 AND c.status <> 'rejected'
+        AND (c.plan_id = $3 OR c.plan_id IS NULL)
+        AND c.accident_date BETWEEN r.effective_date AND r.expiry_date`,
+    [businessId, idCard, best.plan_id, best.record_id],
+  );
+  const left = limit - cents(used);
+  if (input.amountCents > left) {
+    throw new DomainError(
+      400,
+      `申请金额超过该人员本保障期剩余可赔付额度 ${fmtYuan(Math.max(0, left))} 元（方案赔付限额 ${fmtYuan(limit)} 元）`,
+      'amount',
+    );
+  }
   return {
     personId: best.person_id === null ? null : Number(best.person_id),
     recordId: Number(best.record_id),
@@ -85,7 +102,10 @@ export interface ClaimInput extends ClaimCoverInput {
   description?: string;
 }
 
-/** Stores a claim after checking cover (accident not in the future, insured on that date, within limit). */
+/**
+ * Stores a claim after checking cover: accident not in the future, insured on that date, and the sum of
+ * the person's open/paid claims in that cover period within the plan limit.
+ */
 export async function createClaim(
   db: Db,
   biz: BizRef,
@@ -97,6 +117,11 @@ export async function createClaim(
     throw new DomainError(400, '出险日期不能晚于今天', 'accidentDate');
   }
   return db.tx(async (tx) => {
+    // Claims of one person queue on their row, so parallel claims cannot overrun the limit together.
+    await tx.query('SELECT id FROM insured_persons WHERE business_id = $1 AND id_card = $2 FOR UPDATE', [
+      biz.businessId,
+      String(input.idCard ?? '').trim().toUpperCase(),
+    ]);
     const cover = await checkClaimCover(tx, biz.businessId, input);
     const claimNo = serialNo('LP');
     const [row] = await tx.query<{ id: number }>(

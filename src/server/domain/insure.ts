@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db.ts';
+import { isValidIdCard } from '../../shared/checks.ts';
 import { DomainError, type FieldProblem } from './errors.ts';
 import { deductBalance, getBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
@@ -48,6 +49,9 @@ export interface InsureOptions {
 
 export const MAX_BATCH_ROWS = 5000;
 
+/** SQL: the person's current row stays when they are insured today and the new cover starts later. */
+const KEEP = `(insured_persons.status = 'insured' AND insured_persons.end_date >= $11::date AND EXCLUDED.start_date > $11::date)`;
+
 /** Roster cover runs one year (12 months, start + 12 months − 1 day); attendance covers the work day. */
 export function coverPeriod(source: 'roster' | 'attendance', startDate: string): { endDate: string; units: number } {
   return source === 'roster' ? { endDate: addDays(addMonths(startDate, 12), -1), units: 12 } : { endDate: startDate, units: 1 };
@@ -63,6 +67,7 @@ function normaliseRows(rows: InsureRow[]): Required<InsureRow>[] {
     const name = String(r.name ?? '').trim();
     if (!name) problems.push({ field: `rows[${i}].name`, message: `第 ${i + 1} 行：请填写姓名` });
     if (!idCard) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：请填写身份证号` });
+    else if (!isValidIdCard(idCard)) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号不正确` });
     else if (seen.has(idCard)) {
       problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号与第 ${seen.get(idCard)! + 1} 行重复` });
     } else seen.set(idCard, i);
@@ -131,16 +136,22 @@ export async function createInsuranceBatch(
     const phones = rows.map((r) => r.phone);
     const jobs = rows.map((r) => r.jobType);
 
-    // One statement for all persons, in ID-card order (see normaliseRows).
+    // One statement for all persons, in ID-card order (see normaliseRows). Every conflicting row is
+    // locked even when the CASEs keep it: a person covered today keeps that cover on the persons list
+    // when the new cover starts later (the records table holds both).
     await tx.query(
       `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, plan_id, status, start_date, end_date)
        SELECT $1, t.name, t.id_card, t.phone, t.job_type, $2, $3, $4, $5::date, $6::date
          FROM unnest($7::text[], $8::text[], $9::text[], $10::text[]) AS t(name, id_card, phone, job_type)
         ORDER BY t.id_card
        ON CONFLICT (business_id, id_card) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
-         job_type = EXCLUDED.job_type, plan_name = EXCLUDED.plan_name, plan_id = EXCLUDED.plan_id,
-         status = EXCLUDED.status, start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date`,
-      [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, names, cards, phones, jobs],
+         job_type = EXCLUDED.job_type,
+         plan_name = CASE WHEN ${KEEP} THEN insured_persons.plan_name ELSE EXCLUDED.plan_name END,
+         plan_id = CASE WHEN ${KEEP} THEN insured_persons.plan_id ELSE EXCLUDED.plan_id END,
+         status = CASE WHEN ${KEEP} THEN insured_persons.status ELSE EXCLUDED.status END,
+         start_date = CASE WHEN ${KEEP} THEN insured_persons.start_date ELSE EXCLUDED.start_date END,
+         end_date = CASE WHEN ${KEEP} THEN insured_persons.end_date ELSE EXCLUDED.end_date END`,
+      [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, names, cards, phones, jobs, today],
     );
 
     // The persons are locked now, so a batch racing for the same people sees our records after we commit.
