@@ -11,7 +11,10 @@ export const PG_URL = process.env.TEST_DATABASE_URL;
 
 export interface Target {
   name: 'pglite' | 'postgres';
+  /** Fully prepared: base tables, money DDL, seed, backfill. */
   open(): Promise<Db>;
+  /** Empty database (fresh schema on PostgreSQL). */
+  openEmpty(): Promise<Db>;
 }
 
 /** Opens PostgreSQL in a fresh schema (search_path), so parallel test files never share tables. */
@@ -46,8 +49,13 @@ export async function prepare(db: Db): Promise<Db> {
 
 /** PGlite (memory) always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export function targets(): Target[] {
-  const list: Target[] = [{ name: 'pglite', open: async () => prepare(await openPglite('memory')) }];
-  if (PG_URL) list.push({ name: 'postgres', open: async () => prepare(await openPgSchema(PG_URL)) });
+  const list: Target[] = [
+    { name: 'pglite', open: async () => prepare(await openPglite('memory')), openEmpty: () => openPglite('memory') },
+  ];
+  if (PG_URL) {
+    const url = PG_URL;
+    list.push({ name: 'postgres', open: async () => prepare(await openPgSchema(url)), openEmpty: () => openPgSchema(url) });
+  }
   return list;
 }
 
