@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
-import { createInsuranceBatch, quoteInsurance } from '../../src/server/domain/insure.ts';
+import { createInsuranceBatch } from '../../src/server/domain/insure.ts';
+import { quoteInsurance } from '../../src/server/domain/quote.ts';
 import { DevPaymentProvider, monthlyStatement, payOrder, confirmProviderPayment, type PaymentProvider } from '../../src/server/domain/payment.ts';
 import { addDays, localParts } from '../../src/server/domain/util.ts';
 import { balanceOf, count, ledgerSum, makeBusiness, people, targets, today } from './money-helpers.ts';

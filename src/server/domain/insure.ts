@@ -1,10 +1,10 @@
 import type { Db, Queryable } from '../db.ts';
 import { isValidIdCard } from '../../shared/checks.ts';
 import { DomainError, type FieldProblem } from './errors.ts';
-import { deductBalance, getBalance } from './balance.ts';
+import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
-import { requirePlan, findPlan } from './plans.ts';
-import { addDays, addMonths, isIsoDate, localParts, serialNo, type BizRef } from './util.ts';
+import { requirePlan } from './plans.ts';
+import { addDays, addMonths, localParts, serialNo, type BizRef } from './util.ts';
 
 export interface InsureRow {
   name: string;
@@ -78,7 +78,7 @@ function normaliseRows(rows: InsureRow[]): Required<InsureRow>[] {
   return out.sort((a, b) => (a.idCard < b.idCard ? -1 : a.idCard > b.idCard ? 1 : 0));
 }
 
-async function loadBusiness(q: Queryable, businessId: string) {
+export async function loadBusiness(q: Queryable, businessId: string) {
   const rows = await q.query<{ charge_form: 'prepaid' | 'postpaid'; service_packs: string[] }>(
     'SELECT charge_form, service_packs FROM businesses WHERE id = $1',
     [businessId],
@@ -216,59 +216,4 @@ export async function createInsuranceBatch(
       ...(balanceAfterCents === undefined ? {} : { balanceAfterCents }),
     };
   });
-}
-
-export interface Quote {
-  planId: string;
-  planName: string;
-  unit: 'month' | 'day';
-  people: number;
-  units: number;
-  unitPriceCents: number;
-  totalCents: number;
-  balanceCents: number;
-  chargeForm: 'prepaid' | 'postpaid';
-  enough: boolean;
-  startDate: string;
-  endDate: string;
-  /** Why the start date would be refused, or null. */
-  startError: string | null;
-}
-
-/** The cost breakdown for the console's confirmation step (nothing is stored). */
-export async function quoteInsurance(
-  db: Db,
-  biz: BizRef,
-  input: { planId: string; startDate: string; people: number; days?: number },
-  opts: InsureOptions = {},
-): Promise<Quote> {
-  const plan = await findPlan(db, input.planId);
-  if (!plan || !plan.onSale) throw new DomainError(400, '该保险方案不存在或已停售', 'planId');
-  if (!Number.isSafeInteger(input.people) || input.people < 1 || input.people > MAX_BATCH_ROWS) {
-    throw new DomainError(400, `人数应为 1–${MAX_BATCH_ROWS}`, 'people');
-  }
-  const days = input.days ?? 1;
-  if (!Number.isSafeInteger(days) || days < 1 || days > 366) throw new DomainError(400, '天数应为 1–366', 'days');
-  const b = await loadBusiness(db, biz.businessId);
-  const balanceCents = await getBalance(db, biz.businessId);
-  const units = plan.unit === 'month' ? 12 : days;
-  const totalCents = plan.priceCents * units * input.people;
-  const endDate = isIsoDate(input.startDate)
-    ? plan.unit === 'month' ? coverPeriod('roster', input.startDate).endDate : addDays(input.startDate, days - 1)
-    : '';
-  return {
-    planId: plan.id,
-    planName: plan.name,
-    unit: plan.unit,
-    people: input.people,
-    units,
-    unitPriceCents: plan.priceCents,
-    totalCents,
-    balanceCents,
-    chargeForm: b.charge_form,
-    enough: b.charge_form === 'postpaid' || balanceCents >= totalCents,
-    startDate: input.startDate,
-    endDate,
-    startError: coverStartError(input.startDate, opts.now ?? new Date(), opts.cutoff),
-  };
 }
