@@ -1,0 +1,84 @@
+import type { Db, Queryable } from '../db.ts';
+import { DomainError, isUniqueViolation } from './errors.ts';
+import type { BizRef } from './util.ts';
+
+export interface BankAccountInput {
+  accountName: string;
+  bankName: string;
+  accountNo: string;
+  branch?: string;
+  isDefault?: boolean;
+}
+
+/** Serialises all bank-account writes of one business on its row. */
+async function lockBusiness(tx: Queryable, businessId: string): Promise<void> {
+  const rows = await tx.query('SELECT id FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
+  if (!rows[0]) throw new DomainError(404, '企业不存在');
+}
+
+/** Runs fn; on a default-index collision (should not happen behind the lock) retries once. */
+async function withDefaultRetry<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!isUniqueViolation(err, 'bank_accounts_one_default')) throw err;
+    try {
+      return await fn();
+    } catch (again) {
+      if (isUniqueViolation(again, 'bank_accounts_one_default')) throw new DomainError(409, '默认账户正在被修改，请稍后重试');
+      throw again;
+    }
+  }
+}
+
+/** Adds an account; the first one of a business is the default, and a new default demotes the others. */
+export async function addBankAccount(db: Db, biz: BizRef, input: BankAccountInput): Promise<{ id: number; isDefault: boolean }> {
+  const accountNo = String(input.accountNo ?? '').replace(/[\s-]/g, '');
+  if (!/^\d{8,30}$/.test(accountNo)) throw new DomainError(400, '银行账号应为 8–30 位数字', 'accountNo');
+  return withDefaultRetry(() =>
+    db.tx(async (tx) => {
+      await lockBusiness(tx, biz.businessId);
+      const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM bank_accounts WHERE business_id = $1', [biz.businessId]);
+      const makeDefault = input.isDefault === true || n === 0;
+      if (makeDefault) await tx.query('UPDATE bank_accounts SET is_default = false WHERE business_id = $1 AND is_default', [biz.businessId]);
+      const [row] = await tx.query<{ id: number }>(
+        `INSERT INTO bank_accounts (business_id, account_name, bank_name, account_no, branch, is_default)
+         VALUES ($1,$2,$3,$4,$5,$6) RETURNING id`,
+        [biz.businessId, input.accountName, input.bankName, accountNo, input.branch ?? '', makeDefault],
+      );
+      return { id: row.id, isDefault: makeDefault };
+    }),
+  );
+}
+
+/** Makes one account the default (two statements: demote, then promote — the index is checked per row). */
+export async function setDefaultBank(db: Db, biz: BizRef, id: number): Promise<void> {
+  await withDefaultRetry(() =>
+    db.tx(async (tx) => {
+      await lockBusiness(tx, biz.businessId);
+      const found = await tx.query('SELECT id FROM bank_accounts WHERE business_id = $1 AND id = $2', [biz.businessId, id]);
+      if (!found[0]) throw new DomainError(404, '银行账户不存在');
+      await tx.query('UPDATE bank_accounts SET is_default = false WHERE business_id = $1 AND is_default AND id <> $2', [biz.businessId, id]);
+      await tx.query('UPDATE bank_accounts SET is_default = true WHERE business_id = $1 AND id = $2', [biz.businessId, id]);
+    }),
+  );
+}
+
+/** Deletes an account; when it was the default, the oldest remaining account becomes the default. */
+export async function deleteBankAccount(db: Db, biz: BizRef, id: number): Promise<void> {
+  await db.tx(async (tx) => {
+    await lockBusiness(tx, biz.businessId);
+    const del = await tx.query<{ is_default: boolean }>(
+      'DELETE FROM bank_accounts WHERE business_id = $1 AND id = $2 RETURNING is_default',
+      [biz.businessId, id],
+    );
+    if (!del[0]) throw new DomainError(404, '银行账户不存在');
+    if (del[0].is_default) {
+      await tx.query(
+        `UPDATE bank_accounts SET is_default = true WHERE id = (
+           SELECT id FROM bank_accounts WHERE business_id = $1 ORDER BY created_at, id LIMIT 1)`,
+        [biz.businessId],
+      );
+    }
+  });
+}

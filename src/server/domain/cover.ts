@@ -1,0 +1,146 @@
+import type { Db, Queryable } from '../db.ts';
+import { DomainError } from './errors.ts';
+import { addDays, cents, fmtYuan, isIsoDate, isPositiveCents, localParts, serialNo, type BizRef } from './util.ts';
+
+/** Daily cut-off 'HH:MM' from env COVER_CUTOFF; '24:00' (default) allows a same-day start all day. */
+export function coverCutoff(): string {
+  const v = (process.env.COVER_CUTOFF ?? '').trim();
+  return /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/.test(v) ? v : '24:00';
+}
+
+/** The earliest cover start date at `now`: today, or tomorrow once the cut-off has passed. */
+export function earliestCoverStart(now: Date = new Date(), cutoff: string = coverCutoff()): string {
+  const { date, time } = localParts(now);
+  return time >= cutoff ? addDays(date, 1) : date;
+}
+
+/**
+ * Cover is never bought after the fact: it starts today (before the cut-off) or later.
+ * Returns the Chinese message, or null when the start date is fine.
+ */
+export function coverStartError(startDate: string, now: Date = new Date(), cutoff: string = coverCutoff()): string | null {
+  if (!isIsoDate(startDate)) return '起保日期格式不正确，应为 2024-01-31 这样的日期';
+  const earliest = earliestCoverStart(now, cutoff);
+  return startDate < earliest ? `起保日期不能早于 ${earliest}` : null;
+}
+
+export interface ClaimCoverInput {
+  idCard: string;
+  accidentDate: string;
+  amountCents: number;
+}
+
+export interface ClaimCover {
+  personId: number | null;
+  recordId: number;
+  planId: string;
+  planName: string;
+  claimLimitCents: number;
+}
+
+/**
+ * The person must hold an effective record (paid cover; expired records count for accidents inside
+ * their period) in this business covering the accident date, and the amount must fit the plan limit.
+ */
+export async function checkClaimCover(tx: Queryable, businessId: string, input: ClaimCoverInput): Promise<ClaimCover> {
+  const idCard = String(input.idCard ?? '').trim().toUpperCase();
+  if (!isIsoDate(input.accidentDate)) throw new DomainError(400, '出险日期格式不正确', 'accidentDate');
+  if (!isPositiveCents(input.amountCents)) throw new DomainError(400, '申请金额应大于 0', 'amount');
+  const rows = await tx.query<{
+    record_id: number;
+    plan_id: string;
+    plan_name: string;
+    claim_limit_cents: number;
+    covers: boolean;
+    person_id: number | null;
+  }>(
+    `SELECT r.id AS record_id, p.id AS plan_id, p.name AS plan_name, p.claim_limit_cents::float8 AS claim_limit_cents,
+            (r.effective_date <= $3::date AND r.expiry_date >= $3::date) AS covers,
+            (SELECT ip.id FROM insured_persons ip WHERE ip.business_id = r.business_id AND ip.id_card = r.id_card) AS person_id
+       FROM insure_records r
+       JOIN plans p ON p.id = coalesce(r.plan_id, (SELECT id FROM plans WHERE name = r.plan_name))
+      WHERE r.business_id = $1 AND r.id_card = $2 AND r.status IN ('effective','expired')
+      ORDER BY covers DESC, p.claim_limit_cents DESC, r.id DESC`,
+    [businessId, idCard, input.accidentDate],
+  );
+  if (rows.length === 0) throw new DomainError(400, '该人员在本企业无有效保单', 'idCard');
+  const best = rows[0];
+  if (!best.covers) throw new DomainError(400, '出险日期不在该人员的保障期内', 'accidentDate');
+  const limit = cents(best.claim_limit_cents);
+  if (input.amountCents > limit) {
+    throw new DomainError(400, `申请金额超过方案赔付限额 ${fmtYuan(limit)} 元`, 'amount');
+  }
+  // The limit holds per person and cover period: earlier open or paid claims in the period count.
+  const [{ used }] = await tx.query<{ used: number }>(
+    `SELECT coalesce(sum(c.amount_cents), 0)::float8 AS used
+       FROM claims c JOIN insure_records r ON r.id = $4
+      WHERE c.business_id = $1 AND c.id_card = $2 AND c.status <> 'rejected'
+        AND (c.plan_id = $3 OR c.plan_id IS NULL)
+        AND c.accident_date BETWEEN r.effective_date AND r.expiry_date`,
+    [businessId, idCard, best.plan_id, best.record_id],
+  );
+  const left = limit - cents(used);
+  if (input.amountCents > left) {
+    throw new DomainError(
+      400,
+      `申请金额超过该人员本保障期剩余可赔付额度 ${fmtYuan(Math.max(0, left))} 元（方案赔付限额 ${fmtYuan(limit)} 元）`,
+      'amount',
+    );
+  }
+  return {
+    personId: best.person_id === null ? null : Number(best.person_id),
+    recordId: Number(best.record_id),
+    planId: best.plan_id,
+    planName: best.plan_name,
+    claimLimitCents: limit,
+  };
+}
+
+export interface ClaimInput extends ClaimCoverInput {
+  personName: string;
+  accidentType: string;
+  description?: string;
+}
+
+/**
+ * Stores a claim after checking cover: accident not in the future, insured on that date, and the sum of
+ * the person's open/paid claims in that cover period within the plan limit.
+ */
+export async function createClaim(
+  db: Db,
+  biz: BizRef,
+  input: ClaimInput,
+  opts: { now?: Date } = {},
+): Promise<{ id: number; claimNo: string; personId: number | null; planId: string }> {
+  const today = localParts(opts.now ?? new Date()).date;
+  if (isIsoDate(input.accidentDate) && input.accidentDate > today) {
+    throw new DomainError(400, '出险日期不能晚于今天', 'accidentDate');
+  }
+  return db.tx(async (tx) => {
+    // Claims of one person queue on their row, so parallel claims cannot overrun the limit together.
+    await tx.query('SELECT id FROM insured_persons WHERE business_id = $1 AND id_card = $2 FOR UPDATE', [
+      biz.businessId,
+      String(input.idCard ?? '').trim().toUpperCase(),
+    ]);
+    const cover = await checkClaimCover(tx, biz.businessId, input);
+    const claimNo = serialNo('LP');
+    const [row] = await tx.query<{ id: number }>(
+      `INSERT INTO claims (business_id, claim_no, person_name, id_card, accident_date, accident_type, description,
+                           amount_cents, status, person_id, plan_id, cover_checked)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'reported',$9,$10,true) RETURNING id`,
+      [
+        biz.businessId,
+        claimNo,
+        input.personName,
+        input.idCard.trim().toUpperCase(),
+        input.accidentDate,
+        input.accidentType,
+        input.description ?? '',
+        input.amountCents,
+        cover.personId,
+        cover.planId,
+      ],
+    );
+    return { id: row.id, claimNo, personId: cover.personId, planId: cover.planId };
+  });
+}

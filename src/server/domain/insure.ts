@@ -1,0 +1,219 @@
+import type { Db, Queryable } from '../db.ts';
+import { isValidIdCard } from '../../shared/checks.ts';
+import { DomainError, type FieldProblem } from './errors.ts';
+import { deductBalance } from './balance.ts';
+import { coverStartError } from './cover.ts';
+import { requirePlan } from './plans.ts';
+import { addDays, addMonths, localParts, serialNo, type BizRef } from './util.ts';
+
+export interface InsureRow {
+  name: string;
+  idCard: string;
+  phone?: string;
+  jobType?: string;
+}
+
+export interface InsuranceBatchInput {
+  source: 'roster' | 'attendance';
+  /** Plan id (or, for today's routes, the plan name). */
+  planId: string;
+  /** Roster: cover start; attendance: the work day. */
+  startDate: string;
+  rows: InsureRow[];
+  fileName?: string;
+  formId?: string;
+  /**
+   * Prepaid only: store the order unpaid and the cover pending until payOrder succeeds (e.g. via a
+   * payment provider). Without it a prepaid batch is paid from the balance or refused.
+   */
+  payLater?: boolean;
+}
+
+export interface InsuranceBatchResult {
+  batchId: number;
+  batchNo: string;
+  orderNo: string;
+  amountCents: number;
+  people: number;
+  payStatus: 'paid' | 'unpaid';
+  coverStatus: 'effective' | 'pending';
+  startDate: string;
+  endDate: string;
+  balanceAfterCents?: number;
+}
+
+export interface InsureOptions {
+  now?: Date;
+  cutoff?: string;
+}
+
+export const MAX_BATCH_ROWS = 5000;
+
+/** SQL: the person's current row stays when they are insured today and the new cover starts later. */
+const KEEP = `(insured_persons.status = 'insured' AND insured_persons.end_date >= $11::date AND EXCLUDED.start_date > $11::date)`;
+
+/** Roster cover runs one year (12 months, start + 12 months − 1 day); attendance covers the work day. */
+export function coverPeriod(source: 'roster' | 'attendance', startDate: string): { endDate: string; units: number } {
+  return source === 'roster' ? { endDate: addDays(addMonths(startDate, 12), -1), units: 12 } : { endDate: startDate, units: 1 };
+}
+
+function normaliseRows(rows: InsureRow[]): Required<InsureRow>[] {
+  if (!Array.isArray(rows) || rows.length === 0) throw new DomainError(400, '请至少添加 1 名人员', 'rows');
+  if (rows.length > MAX_BATCH_ROWS) throw new DomainError(400, `每批最多 ${MAX_BATCH_ROWS} 人`, 'rows');
+  const seen = new Map<string, number>();
+  const problems: FieldProblem[] = [];
+  const out = rows.map((r, i) => {
+    const idCard = String(r.idCard ?? '').trim().toUpperCase();
+    const name = String(r.name ?? '').trim();
+    if (!name) problems.push({ field: `rows[${i}].name`, message: `第 ${i + 1} 行：请填写姓名` });
+    if (!idCard) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：请填写身份证号` });
+    else if (!isValidIdCard(idCard)) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号不正确` });
+    else if (seen.has(idCard)) {
+      problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号与第 ${seen.get(idCard)! + 1} 行重复` });
+    } else seen.set(idCard, i);
+    return { name, idCard, phone: String(r.phone ?? '').trim(), jobType: String(r.jobType ?? '').trim() };
+  });
+  if (problems.length) throw new DomainError(400, '名单中有数据不正确，本批次未提交，请修改后重新提交', undefined, problems);
+  // A fixed order (by ID card) for every row lock taken below, so overlapping batches never deadlock.
+  return out.sort((a, b) => (a.idCard < b.idCard ? -1 : a.idCard > b.idCard ? 1 : 0));
+}
+
+export async function loadBusiness(q: Queryable, businessId: string) {
+  const rows = await q.query<{ charge_form: 'prepaid' | 'postpaid'; service_packs: string[] }>(
+    'SELECT charge_form, service_packs FROM businesses WHERE id = $1',
+    [businessId],
+  );
+  if (!rows[0]) throw new DomainError(404, '企业不存在');
+  return rows[0];
+}
+
+/**
+ * Stores a roster or attendance batch with its persons, records and order in one transaction.
+ * Prepaid: the premium is deducted first (atomic UPDATE) or nothing is stored. Postpaid: the order is
+ * unpaid, added to the month's statement, and the cover is effective.
+ */
+export async function createInsuranceBatch(
+  db: Db,
+  biz: BizRef,
+  input: InsuranceBatchInput,
+  opts: InsureOptions = {},
+): Promise<InsuranceBatchResult> {
+  const now = opts.now ?? new Date();
+  const dateField = input.source === 'attendance' ? 'workDate' : 'startDate';
+  const startErr = coverStartError(input.startDate, now, opts.cutoff);
+  if (startErr) throw new DomainError(400, input.source === 'attendance' ? startErr.replace('起保日期', '出勤日期') : startErr, dateField);
+  const rows = normaliseRows(input.rows);
+  const { endDate, units } = coverPeriod(input.source, input.startDate);
+  const today = localParts(now).date;
+
+  return db.tx(async (tx) => {
+    const b = await loadBusiness(tx, biz.businessId);
+    if (input.source === 'attendance' && !b.service_packs.includes('attendance')) {
+      throw new DomainError(403, '当前企业未开通考勤服务包');
+    }
+    const plan = await requirePlan(tx, input.planId, input.source === 'roster' ? 'month' : 'day');
+    const perPerson = plan.priceCents * units;
+    const amountCents = perPerson * rows.length;
+    if (!Number.isSafeInteger(amountCents)) throw new DomainError(400, '金额超出范围', 'rows');
+    const prepaid = b.charge_form === 'prepaid';
+    const payLater = prepaid && input.payLater === true;
+    const batchNo = serialNo('PB', now);
+    const orderNo = serialNo('OD', now);
+
+    // Prepaid: charge first. This also locks the business row, so batches of one business queue here.
+    let balanceAfterCents: number | undefined;
+    if (prepaid && !payLater) balanceAfterCents = await deductBalance(tx, biz.businessId, amountCents, 'insure', orderNo);
+    const coverStatus = payLater ? 'pending' : 'effective';
+    const personStatus = !payLater && input.startDate <= today ? 'insured' : 'pending';
+
+    const [batch] = await tx.query<{ id: number }>(
+      `INSERT INTO insure_batches (business_id, batch_no, source, file_name, total, succeeded, failed, status, form_id)
+       VALUES ($1,$2,$3,$4,$5,$5,0,'done',$6) RETURNING id`,
+      [biz.businessId, batchNo, input.source, input.fileName ?? '', rows.length, input.formId ?? null],
+    );
+    const names = rows.map((r) => r.name);
+    const cards = rows.map((r) => r.idCard);
+    const phones = rows.map((r) => r.phone);
+    const jobs = rows.map((r) => r.jobType);
+
+    // One statement for all persons, in ID-card order (see normaliseRows). Every conflicting row is
+    // locked even when the CASEs keep it: a person covered today keeps that cover on the persons list
+    // when the new cover starts later (the records table holds both).
+    await tx.query(
+      `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, plan_id, status, start_date, end_date)
+       SELECT $1, t.name, t.id_card, t.phone, t.job_type, $2, $3, $4, $5::date, $6::date
+         FROM unnest($7::text[], $8::text[], $9::text[], $10::text[]) AS t(name, id_card, phone, job_type)
+        ORDER BY t.id_card
+       ON CONFLICT (business_id, id_card) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
+         job_type = EXCLUDED.job_type,
+         plan_name = CASE WHEN ${KEEP} THEN insured_persons.plan_name ELSE EXCLUDED.plan_name END,
+         plan_id = CASE WHEN ${KEEP} THEN insured_persons.plan_id ELSE EXCLUDED.plan_id END,
+         status = CASE WHEN ${KEEP} THEN insured_persons.status ELSE EXCLUDED.status END,
+         start_date = CASE WHEN ${KEEP} THEN insured_persons.start_date ELSE EXCLUDED.start_date END,
+         end_date = CASE WHEN ${KEEP} THEN insured_persons.end_date ELSE EXCLUDED.end_date END`,
+      [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, names, cards, phones, jobs, today],
+    );
+
+    // The persons are locked now, so a batch racing for the same people sees our records after we commit.
+    const dup = await tx.query<{ id_card: string; person_name: string }>(
+      `SELECT DISTINCT id_card, person_name FROM insure_records
+        WHERE business_id = $1 AND id_card = ANY($2::text[]) AND (plan_id = $3 OR (plan_id IS NULL AND plan_name = $4))
+          AND status IN ('effective','pending') AND effective_date <= $6::date AND expiry_date >= $5::date
+        ORDER BY id_card LIMIT 20`,
+      [biz.businessId, cards, plan.id, plan.name, input.startDate, endDate],
+    );
+    if (dup.length) {
+      const first = dup[0];
+      throw new DomainError(
+        409,
+        `${dup.length >= 20 ? '20 名以上' : `${dup.length} 名`}人员在该期间已有同一方案的保障（如 ${first.person_name} ${first.id_card}），本批次未提交`,
+        'rows',
+        dup.map((d) => ({ field: `rows[${cards.indexOf(d.id_card)}].idCard`, message: `${d.person_name} 在该期间已有同一方案的保障` })),
+      );
+    }
+
+    await tx.query(
+      `INSERT INTO insure_records (business_id, batch_id, batch_no, person_name, id_card, plan_name, plan_id, premium_cents,
+                                   status, effective_date, expiry_date)
+       SELECT $1, $2, $3, t.name, t.id_card, $4, $5, $6, $7, $8::date, $9::date
+         FROM unnest($10::text[], $11::text[]) AS t(name, id_card)`,
+      [biz.businessId, batch.id, batchNo, plan.name, plan.id, perPerson, coverStatus, input.startDate, endDate, names, cards],
+    );
+
+    const paid = prepaid && !payLater;
+    const month = prepaid ? null : localParts(now).date.slice(0, 7);
+    await tx.query(
+      `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status,
+                           paid_at, batch_id, statement_month)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+      [biz.businessId, orderNo, plan.name, rows.length, amountCents, paid ? 'paid' : 'unpaid',
+        paid ? 'completed' : 'pending_payment', paid ? now.toISOString() : null, batch.id, month],
+    );
+    if (paid) {
+      await tx.query(
+        `INSERT INTO payments (business_id, order_no, amount_cents, channel, status) VALUES ($1,$2,$3,'balance','succeeded')`,
+        [biz.businessId, orderNo, amountCents],
+      );
+    }
+    if (month) {
+      await tx.query(
+        `INSERT INTO statements (business_id, month, amount_cents, order_count) VALUES ($1,$2,$3,1)
+         ON CONFLICT (business_id, month) DO UPDATE
+           SET amount_cents = statements.amount_cents + EXCLUDED.amount_cents, order_count = statements.order_count + 1`,
+        [biz.businessId, month, amountCents],
+      );
+    }
+    return {
+      batchId: batch.id,
+      batchNo,
+      orderNo,
+      amountCents,
+      people: rows.length,
+      payStatus: paid ? 'paid' : 'unpaid',
+      coverStatus,
+      startDate: input.startDate,
+      endDate,
+      ...(balanceAfterCents === undefined ? {} : { balanceAfterCents }),
+    };
+  });
+}

@@ -1,0 +1,64 @@
+import { randomInt } from 'node:crypto';
+
+/** Minimal view of the caller's business scope; the app's Business object fits it. */
+export interface BizRef {
+  businessId: string;
+}
+
+/** 160000 → '1,600.00' (integer cents, no floating point). */
+export function fmtYuan(cents: number): string {
+  const neg = cents < 0;
+  const abs = Math.abs(Math.trunc(cents));
+  const yuan = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${neg ? '-' : ''}${yuan}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Money columns come back as strings (pg, bigint) or numbers (PGlite); every query casts to float8 anyway. */
+export const cents = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+export function serialNo(prefix: string, now = new Date()): string {
+  const d = now.toISOString().replace(/\D/g, '').slice(0, 14);
+  return `${prefix}${d}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+}
+
+/** Time zone the business day is counted in (cover start, cut-off, statement month). */
+export function businessTz(): string {
+  return process.env.BUSINESS_TZ || 'Asia/Shanghai';
+}
+
+/** Local calendar date 'YYYY-MM-DD' and time 'HH:MM' of `now` in the business time zone. */
+export function localParts(now: Date, tz = businessTz()): { date: string; time: string } {
+  const f = new Intl.DateTimeFormat('en-CA', {
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  const p = Object.fromEntries(f.formatToParts(now).map((x) => [x.type, x.value]));
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+}
+
+export function addDays(date: string, n: number): string {
+  const t = new Date(`${date}T00:00:00Z`).getTime() + n * 86400000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** Same day `n` months later, clamped to the month's end (2024-01-31 + 1 → 2024-02-29). */
+export function addMonths(date: string, n: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const first = new Date(Date.UTC(y, m - 1 + n, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, last));
+  return first.toISOString().slice(0, 10);
+}
+
+export function isIsoDate(s: unknown): s is string {
+  if (typeof s !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+export const isPositiveCents = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { openPglite, openPostgres, type Db } from '../../src/server/db.ts';
+import { migrate } from '../../src/server/migrate.ts';
+import { seed } from '../../src/server/seed.ts';
+import { applyMoneyDdl, backfillMoney } from '../../src/server/domain/ddl.ts';
+import { earliestCoverStart } from '../../src/server/domain/cover.ts';
+import { isDomainError } from '../../src/server/domain/errors.ts';
+import { idCardCheckChar } from '../../src/shared/checks.ts';
+
+export const PG_URL = process.env.TEST_DATABASE_URL;
+
+export interface Target {
+  name: 'pglite' | 'postgres';
+  /** Fully prepared: base tables, money DDL, seed, backfill. */
+  open(): Promise<Db>;
+  /** Empty database (fresh schema on PostgreSQL). */
+  openEmpty(): Promise<Db>;
+}
+
+/** Opens PostgreSQL in a fresh schema (search_path), so parallel test files never share tables. */
+async function openPgSchema(url: string): Promise<Db> {
+  const schema = `money_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = await openPostgres(url);
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.close();
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  const db = await openPostgres(u.toString());
+  const close = db.close.bind(db);
+  return Object.assign(db, {
+    async close() {
+      await close();
+      const a = await openPostgres(url);
+      await a.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await a.close();
+    },
+  });
+}
+
+/** The start-up order the integrator uses: base tables, money DDL (+ plans), demo seed, backfill. */
+export async function prepare(db: Db): Promise<Db> {
+  await migrate(db);
+  await applyMoneyDdl(db);
+  await applyMoneyDdl(db); // idempotent
+  await seed(db);
+  await backfillMoney(db);
+  return db;
+}
+
+/** PGlite (memory) always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export function targets(): Target[] {
+  const list: Target[] = [
+    { name: 'pglite', open: async () => prepare(await openPglite('memory')), openEmpty: () => openPglite('memory') },
+  ];
+  if (PG_URL) {
+    const url = PG_URL;
+    list.push({ name: 'postgres', open: async () => prepare(await openPgSchema(url)), openEmpty: () => openPgSchema(url) });
+  }
+  return list;
+}
+
+export function pgTarget(): Target | undefined {
+  return targets().find((t) => t.name === 'postgres');
+}
+
+let bizSeq = 0;
+/** A fresh business so each test starts from known money. */
+export async function makeBusiness(
+  db: Db,
+  opts: { chargeForm: 'prepaid' | 'postpaid'; balanceCents?: number; packs?: string[] },
+): Promise<{ businessId: string }> {
+  const id = `T${process.pid}${++bizSeq}${randomBytes(2).toString('hex')}`;
+  await db.query('INSERT INTO businesses (id, name, charge_form, service_packs, balance_cents) VALUES ($1,$2,$3,$4,$5)', [
+    id,
+    `测试企业${id}`,
+    opts.chargeForm,
+    opts.packs ?? ['attendance'],
+    opts.balanceCents ?? 0,
+  ]);
+  return { businessId: id };
+}
+
+/** n valid, distinct mainland ID numbers starting at seq `from`. */
+export function people(n: number, from = 1): { name: string; idCard: string; phone: string; jobType: string }[] {
+  return Array.from({ length: n }, (_, i) => {
+    const k = from + i;
+    const birth = `19${String(70 + (k % 30)).padStart(2, '0')}0${1 + (k % 9)}1${k % 10}`;
+    const first17 = `${110101 + Math.floor(k / 1000)}${birth}${String(k % 1000).padStart(3, '0')}`;
+    return { name: `员工${k}`, idCard: first17 + idCardCheckChar(first17), phone: '', jobType: '快递员' };
+  });
+}
+
+export const today = (): string => earliestCoverStart(new Date(), '24:00');
+
+export async function count(db: Db, sql: string, params: unknown[] = []): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT (${sql})::float8 AS n`, params);
+  return Number(row.n);
+}
+
+export async function balanceOf(db: Db, businessId: string): Promise<number> {
+  return count(db, 'SELECT balance_cents FROM businesses WHERE id = $1', [businessId]);
+}
+
+export async function ledgerSum(db: Db, businessId: string): Promise<number> {
+  return count(db, 'SELECT coalesce(sum(delta_cents), 0) FROM balance_ledger WHERE business_id = $1', [businessId]);
+}
+
+/** Settles all promises; every failure must be a DomainError (never a deadlock or a raw SQL error). */
+export async function settleDomain<T>(ps: Promise<T>[]): Promise<{ ok: T[]; errors: string[] }> {
+  const res = await Promise.allSettled(ps);
+  const ok: T[] = [];
+  const errors: string[] = [];
+  for (const r of res) {
+    if (r.status === 'fulfilled') ok.push(r.value);
+    else if (isDomainError(r.reason)) errors.push(r.reason.message);
+    else throw r.reason;
+  }
+  return { ok, errors };
+}
+
+export function shuffle<T>(arr: T[], seed: number): T[] {
+  const a = [...arr];
+  let s = seed;
+  for (let i = a.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    const j = s % (i + 1);
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+/** A paid order of `amountCents` (as an earlier payment would leave it). */
+export async function paidOrder(db: Db, businessId: string, amountCents: number, no = `OD${Math.random().toString().slice(2, 14)}`) {
+  await db.query(
+    `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status, paid_at)
+     VALUES ($1,$2,'雇主责任险·标准版（60万）',1,$3,'paid','completed',now())`,
+    [businessId, no, amountCents],
+  );
+  return no;
+}
