@@ -180,16 +180,12 @@ for (const t of targets()) {
     it('stores a 5,000-row roster in one go', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'prepaid', balanceCents: 3_000_000_00 });
       const rows = people(5000, 100_000);
-      const t0 = performance.now();
+      // How fast this is, is measured by `npm run bench` (writes), not asserted here.
       const r = await createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: today(), rows });
-      const ms = performance.now() - t0;
-      console.log(`[money] 5,000-row roster on ${t.name}: ${ms.toFixed(0)} ms`);
       expect(r.amountCents).toBe(5000 * 12 * 4500);
       expect(await count(db, 'SELECT count(*) FROM insure_records WHERE batch_id = $1', [r.batchId])).toBe(5000);
       expect(await count(db, 'SELECT count(*) FROM insured_persons WHERE business_id = $1', [biz.businessId])).toBe(5000);
       expect(await balanceOf(db, biz.businessId)).toBe(3_000_000_00 - 5000 * 12 * 4500);
-      // Budget for PostgreSQL; MONEY_PERF_BUDGET_MS can widen it on an overloaded shared runner.
-      if (t.name === 'postgres') expect(ms).toBeLessThan(Number(process.env.MONEY_PERF_BUDGET_MS) || 1000);
     });
   });
 }
