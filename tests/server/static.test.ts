@@ -53,15 +53,17 @@ describe('static serving', () => {
     expect(html).not.toContain('"./assets/');
     expect(html).toContain('src="/console/assets/index-abc.js"');
     expect(html).toContain('href="/console/assets/index-abc.css"');
-    expect(html).toContain('<script>window.__APP_CONFIG__={"basePath":"/console/"}</script></head>');
+    // The one inline script carries a per-response CSP nonce.
+    expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]{24}">window\.__APP_CONFIG__=\{"basePath":"\/console\/","env":"production"\}<\/script><\/head>/);
     const root = await (await fetch(based.url)).text();
-    expect(root).toBe(html);
+    const noNonce = (s: string) => s.replace(/nonce="[^"]*"/, 'nonce=""');
+    expect(noNonce(root)).toBe(noNonce(html));
   });
 
   it('rewrites for the root base path too', async () => {
     const html = await (await fetch(`${rooted.url}claims`)).text();
     expect(html).toContain('src="/assets/index-abc.js"');
-    expect(html).toContain('window.__APP_CONFIG__={"basePath":"/"}');
+    expect(html).toContain('window.__APP_CONFIG__={"basePath":"/","env":"production"}');
   });
 
   it('serves assets with content type and long cache', async () => {
