@@ -72,9 +72,13 @@ async function checkProductionSafety(db: Db, opts: StartServerOptions): Promise<
   }
 }
 
+function smsLogFile(opts: StartServerOptions): string {
+  const dataDir = opts.dataDir && opts.dataDir !== 'memory' && !opts.dataDir.startsWith('memory://') ? resolve(opts.dataDir, '..') : undefined;
+  return join(process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : dataDir ?? resolve('.data'), 'sms-dev.log');
+}
+
 function pickSms(opts: StartServerOptions, production: boolean): SmsProvider | null {
-  const dataRoot = opts.dataDir && opts.dataDir !== 'memory' && !opts.dataDir.startsWith('memory://') ? resolve(opts.dataDir, '..') : resolve('.data');
-  const sms = opts.sms ?? devSmsProvider(join(process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : dataRoot, 'sms-dev.log'));
+  const sms = opts.sms ?? devSmsProvider(smsLogFile(opts));
   // The development provider would print codes instead of sending them: never in production.
   if (production && sms.development) return null;
   return sms;
@@ -102,11 +106,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       appConfig: opts.appConfig,
       testHooks: opts.testHooks,
     });
-    if (!opts.sms) {
-      const sms = app.deps.sms;
-      // Let the development provider log through the request logger too.
-      if (sms?.development) app.deps.sms = { ...sms, send: async (p, c, u) => { app.log.info({ phone: p.slice(0, 3) + '****' + p.slice(-4), code: c }, 'development SMS code (not sent)'); await sms.send(p, c, u); } };
-    }
+    // The development provider also logs the code through the gateway's logger.
+    if (!opts.sms && app.deps.sms) app.deps.sms = devSmsProvider(smsLogFile(opts), app.log);
     await app.listen({ port: opts.port ?? 8080, host });
   } catch (err) {
     if (ownDb) await db.close().catch(() => undefined);

@@ -132,8 +132,9 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     api.addHook('onRequest', async (_req, reply) => {
       reply.header('cache-control', 'no-store');
     });
+    // As the scope's first onRequest hook (route-level hooks would run after authentication).
     await api.register(rateLimit, {
-      global: true,
+      global: false,
       max: deps.limits.apiPerMinute,
       timeWindow: 60_000,
       store: dbRateLimitStore(deps.db),
@@ -142,6 +143,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
       errorResponseBuilder: (_req, ctx) =>
         tooMany(`请求过于频繁，请 ${Math.max(1, Math.ceil(ctx.ttl / 1000))} 秒后再试`) as unknown as object,
     });
+    api.addHook('onRequest', api.rateLimit());
     await api.register(authPlugin);
     api.addHook('preValidation', async (req) => {
       if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) req.body = {};
