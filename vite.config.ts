@@ -1,5 +1,30 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
+
+/** Writes .br (quality 11) and .gz (level 9) next to built text files over 1 KiB; the gateway serves them. */
+function precompress(outDir = 'dist'): Plugin {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => {
+      const p = join(dir, n);
+      return statSync(p).isDirectory() ? walk(p) : [p];
+    });
+  return {
+    name: 'precompress',
+    apply: 'build',
+    closeBundle() {
+      for (const file of walk(resolve(outDir))) {
+        if (!/\.(js|css|html|svg|json)$/.test(file) || statSync(file).size <= 1024) continue;
+        const data = readFileSync(file);
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
 
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
 
@@ -7,9 +32,9 @@ export default defineConfig(({ command }) => ({
   // Built assets are referenced relatively; the gateway rewrites index.html for the
   // configured base path (window.__APP_CONFIG__.basePath), so one build serves any base.
   base: command === 'build' ? './' : '/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: { proxy: { '/api': gateway } },
-  build: { outDir: 'dist', chunkSizeWarningLimit: 4000 },
+  build: { outDir: 'dist' },
   test: {
     // A machine-readable report next to the console one: .ci/run reads its counts.
     reporters: ['default', 'json'],

@@ -41,7 +41,12 @@ export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
     target = resolve(dataDir);
     mkdirSync(target, { recursive: true });
   }
-  const pg = await PGlite.create(target);
+  // Durability: a NodeFS data dir is an Emscripten NODEFS mount, so PostgreSQL's own writes (WAL on
+  // commit) go straight to files in the directory through node:fs, not to an in-memory copy that is
+  // flushed later. relaxedDurability: false (the default, stated here on purpose) makes every query
+  // wait for PGlite's syncToFs before its result is returned, so a write is on disk (in the OS page
+  // cache; it survives a killed process, see tests/server/durability.test.ts) before we answer 200.
+  const pg = await PGlite.create(target, { relaxedDurability: false });
   const db: Db = {
     driver: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {

@@ -10,6 +10,9 @@ const gateway = await startServer({
   host: env.HOST || '127.0.0.1',
   dataDir: env.DATA_DIR || '.data/pglite',
   databaseUrl: env.DATABASE_URL || undefined,
+  // Development always runs with the demo accounts and data.
+  seed: true,
+  logLevel: env.LOG_LEVEL || 'info',
 });
 console.log(`Gateway API ready at ${gateway.url}api/`);
 

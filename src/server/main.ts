@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startServer } from './server.ts';
+import { startServer, StartupError } from './server.ts';
+import { isProduction } from './services/sms.ts';
 import { DEMO_PASSWORD, DEMO_PHONE } from './seed.ts';
 import { validateSchemaDir } from '../schema/load-node.ts';
 import { formatIssues } from '../schema/validator.ts';
@@ -17,6 +18,10 @@ const { files: schemaFiles, issues } = validateSchemaDir(resolve('.'));
 const fileCount = Object.keys(schemaFiles).length;
 if (issues.length) fail(`schemas/ has ${issues.length} problem(s):\n${formatIssues(issues)}`);
 
+// Demo mode (public demo accounts and data) only when asked for explicitly.
+const demo = process.argv.includes('--demo') || env.DEMO === '1';
+if (demo && isProduction(env)) fail('--demo / DEMO=1 is not allowed in production (APP_ENV or NODE_ENV is "production")');
+
 const port = env.PORT ? Number(env.PORT) : 8080;
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a whole number from 0 to 65535, got "${env.PORT}"`);
 const staticDir = env.STATIC_DIR ? resolve(env.STATIC_DIR) : existsSync('dist/index.html') ? resolve('dist') : undefined;
@@ -28,7 +33,11 @@ const running = await startServer({
   databaseUrl: env.DATABASE_URL || undefined,
   basePath: env.BASE_PATH || '/',
   staticDir,
+  seed: demo,
+  logLevel: env.LOG_LEVEL || 'info',
+  trustProxy: env.TRUST_PROXY === '1' ? true : env.TRUST_PROXY || undefined,
 }).catch((err: NodeJS.ErrnoException) => {
+  if (err instanceof StartupError) fail(err.message);
   if (err.code === 'EADDRINUSE') fail(`port ${port} is already in use; set PORT to another port`);
   if (err.code === 'ECONNREFUSED') fail(`the PostgreSQL server in DATABASE_URL refused the connection (${err.message})`);
   throw err;
@@ -36,15 +45,16 @@ const running = await startServer({
 
 console.log(`Schemas OK (${fileCount} files)`);
 console.log(`Console ready at ${running.url}`);
-console.log(`Demo sign-in: phone ${DEMO_PHONE}, password ${DEMO_PASSWORD}`);
+if (demo) console.log(`Demo sign-in: phone ${DEMO_PHONE}, password ${DEMO_PASSWORD}`);
 if (!staticDir) console.log('(No built UI found: API only. Run `npm run build` or set STATIC_DIR.)');
 
+// Graceful shutdown: stop accepting, let in-flight requests finish (up to 10 s), close the database.
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
   console.log(`\n${signal} received, shutting down…`);
-  const force = setTimeout(() => process.exit(1), 10000);
+  const force = setTimeout(() => process.exit(1), 15000);
   force.unref();
   running.close().then(
     () => process.exit(0),

@@ -25,7 +25,8 @@ const int = (col: string): Col => ({ col, kind: 'int', filter: 'eq', sort: true 
 const money = (col: string): Col => ({ col, kind: 'money', sort: true });
 const date = (col: string): Col => ({ col, kind: 'date', sort: true });
 const ts = (col: string): Col => ({ col, kind: 'ts', sort: true });
-const idCard = (col: string): Col => ({ col, kind: 'text', filter: 'like', sort: false, mask: maskIdCard });
+// Masked: filterable by the exact full number only (see listResource).
+const idCard = (col: string): Col => ({ col, kind: 'text', filter: 'eq', sort: false, mask: maskIdCard });
 
 export const RESOURCES: Record<string, Resource> = {
   'insured-persons': {
@@ -221,7 +222,11 @@ export async function listResource(
     const raw = q.get(key);
     if (raw !== null && raw.trim() !== '' && c.filter) {
       const v = raw.trim();
-      if (c.filter === 'like') {
+      if (c.mask) {
+        // Masked values must not be recoverable piece by piece: only the full value matches.
+        if (!/^\d{17}[\dXx]$/.test(v)) throw new QueryError(key, '身份证号仅支持完整号码精确查询');
+        where.push(`upper(${c.col}) = ${p(v.toUpperCase())}`);
+      } else if (c.filter === 'like') {
         where.push(`${c.col} ILIKE ${p(`%${escapeLike(v)}%`)}`);
       } else if (c.kind === 'int') {
         const nums = v.split(',').map(Number);

@@ -132,11 +132,11 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
 
   await db.tx(async (tx) => {
     const demo = await tx.query<{ id: number }>(
-      'INSERT INTO users (phone, password_hash) VALUES ($1, $2) RETURNING id',
+      'INSERT INTO users (phone, password_hash, is_demo) VALUES ($1, $2, true) RETURNING id',
       [DEMO_PHONE, hashPassword(DEMO_PASSWORD, saltOf())],
     );
     const other = await tx.query<{ id: number }>(
-      'INSERT INTO users (phone, password_hash) VALUES ($1, $2) RETURNING id',
+      'INSERT INTO users (phone, password_hash, is_demo) VALUES ($1, $2, true) RETURNING id',
       ['13900000001', hashPassword(DEMO_PASSWORD, saltOf())],
     );
     for (const [bi, biz] of BUSINESSES.entries()) {

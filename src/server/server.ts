@@ -1,9 +1,12 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, normalizeBasePath } from './app.ts';
+import { join, resolve } from 'node:path';
+import { createApp, normalizeBasePath } from './http/app.ts';
+import type { Limits, TestHooks } from './http/types.ts';
 import { openDb, type Db } from './db.ts';
 import { migrate } from './migrate.ts';
 import { seed } from './seed.ts';
+import { devSmsProvider, isProduction, type SmsProvider } from './services/sms.ts';
 
 export interface StartServerOptions {
   /** TCP port; 0 picks a free ephemeral port. Default 8080. */
@@ -20,8 +23,27 @@ export interface StartServerOptions {
   staticDir?: string;
   /** Use an already opened database instead of opening one (it is not closed by close()). */
   db?: Db;
-  /** Seed demo data when the database is empty. Default true. */
+  /** Seed demo data (demo accounts with a public password) when the database is empty. Default false. */
   seed?: boolean;
+  /**
+   * SMS provider for sign-in codes. Default: the development provider (logs the code), which is
+   * refused in production — there, requesting a code answers 503 until a real provider is given.
+   */
+  sms?: SmsProvider;
+  /** Override sign-in / API limits (tests). */
+  limits?: Partial<Limits>;
+  /** pino log level; default LOG_LEVEL or 'silent'. */
+  logLevel?: string;
+  /** Trust X-Forwarded-* from a load balancer. */
+  trustProxy?: boolean | string;
+  /** Production mode (refuses demo data); default APP_ENV/NODE_ENV === 'production'. */
+  production?: boolean;
+  /** window.__APP_CONFIG__ extras; default from APP_ENV, SERVICE_URLS, SENTRY_DSN. */
+  appConfig?: Record<string, unknown>;
+  /** Test-only seams (e.g. hold a request in flight). */
+  testHooks?: TestHooks;
+  /** How long close() lets in-flight requests finish before cutting connections. Default 10 s. */
+  drainMs?: number;
 }
 
 export interface RunningServer {
@@ -34,28 +56,65 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A refusal to start (main.ts exits with code 2 and prints the message). */
+export class StartupError extends Error {
+  readonly code = 'E_STARTUP';
+}
+
+async function checkProductionSafety(db: Db, opts: StartServerOptions): Promise<void> {
+  if (opts.seed) throw new StartupError('demo mode (--demo / DEMO=1) is not allowed in production (APP_ENV/NODE_ENV=production)');
+  const demo = await db.query<{ phone: string }>('SELECT phone FROM users WHERE is_demo LIMIT 5');
+  if (demo.length) {
+    throw new StartupError(
+      `the database contains demo accounts with a public password (${demo.map((d) => d.phone).join(', ')}); ` +
+        'delete them (DELETE FROM users WHERE is_demo) or use a fresh database before running in production',
+    );
+  }
+}
+
+function smsLogFile(opts: StartServerOptions): string {
+  const dataDir = opts.dataDir && opts.dataDir !== 'memory' && !opts.dataDir.startsWith('memory://') ? resolve(opts.dataDir, '..') : undefined;
+  return join(process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : dataDir ?? resolve('.data'), 'sms-dev.log');
+}
+
+function pickSms(opts: StartServerOptions, production: boolean): SmsProvider | null {
+  const sms = opts.sms ?? devSmsProvider(smsLogFile(opts));
+  // The development provider would print codes instead of sending them: never in production.
+  if (production && sms.development) return null;
+  return sms;
+}
+
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const basePath = normalizeBasePath(opts.basePath);
+  const production = opts.production ?? isProduction();
   const ownDb = !opts.db;
   const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir }));
+  let app: Awaited<ReturnType<typeof createApp>>;
   try {
     await migrate(db);
-    if (opts.seed !== false) await seed(db);
+    if (production) await checkProductionSafety(db, opts);
+    if (opts.seed === true) await seed(db);
+    app = await createApp({
+      db,
+      staticDir: opts.staticDir,
+      basePath,
+      sms: pickSms(opts, production),
+      limits: opts.limits,
+      logLevel: opts.logLevel,
+      trustProxy: opts.trustProxy,
+      appConfig: opts.appConfig,
+      testHooks: opts.testHooks,
+    });
+    // The development provider also logs the code through the gateway's logger.
+    if (!opts.sms && app.deps.sms) app.deps.sms = devSmsProvider(smsLogFile(opts), app.log);
+    await app.listen({ port: opts.port ?? 8080, host });
   } catch (err) {
     if (ownDb) await db.close().catch(() => undefined);
     throw err;
   }
-  const server = createServer(createApp({ db, staticDir: opts.staticDir, basePath }));
-  server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 8080, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  app.server.keepAliveTimeout = 5000;
+  const port = (app.server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {
@@ -63,14 +122,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     port,
     basePath,
     db,
-    server,
+    server: app.server,
     close() {
+      // Graceful: stop accepting, answer 503 on kept-alive connections, let in-flight requests
+      // finish (up to drainMs), then close the database.
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        if (ownDb) await db.close();
+        app.deps.shuttingDown = true;
+        const force = setTimeout(() => app.server.closeAllConnections(), opts.drainMs ?? 10_000);
+        force.unref();
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(force);
+          if (ownDb) await db.close();
+        }
       })();
       return closing;
     },

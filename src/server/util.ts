@@ -1,4 +1,7 @@
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: string, keylen: number) => Promise<Buffer>;
 
 // Input checks shared with the browser, so both sides accept and refuse exactly the same values.
 export { PHONE_RE, idCardCheckChar, isValidDate, isValidIdCard } from '../shared/checks.ts';
@@ -27,6 +30,20 @@ export function verifyPassword(password: string, stored: string): boolean {
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'hex');
   const actual = scryptSync(password, salt, expected.length);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Off the event loop (libuv thread pool): used by every request path. The sync versions are for seeding only. */
+export async function hashPasswordAsync(password: string, salt = randomBytes(16).toString('hex')): Promise<string> {
+  const key = await scryptAsync(password, salt, 32);
+  return `scrypt$${salt}$${key.toString('hex')}`;
+}
+
+export async function verifyPasswordAsync(password: string, stored: string): Promise<boolean> {
+  const [scheme, salt, key] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !key) return false;
+  const expected = Buffer.from(key, 'hex');
+  const actual = await scryptAsync(password, salt, expected.length);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

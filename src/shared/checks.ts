@@ -12,8 +12,15 @@ export function idCardCheckChar(first17: string): string {
   return ID_CHECK[sum % 11];
 }
 
+/** Dates accepted anywhere in the console: years 1900–2100. */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2100;
+
 export function isValidDate(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  // Bounded so dates like 0000-01-01 or 9999-12-31 never reach the database (or date arithmetic).
+  const year = Number(s.slice(0, 4));
+  if (year < MIN_YEAR || year > MAX_YEAR) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }

@@ -19,7 +19,7 @@ export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, '../..');
   // Vitest runs with NODE_ENV=test; the console under test is the production build.
   execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', staticDir: path.join(root, 'dist') });
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, staticDir: path.join(root, 'dist') });
   project.provide('baseUrl', server.url.replace(/\/$/, ''));
   return async () => {
     await server.close();

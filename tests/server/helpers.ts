@@ -19,7 +19,7 @@ export interface Client {
 }
 
 export async function boot(opts: StartServerOptions = {}): Promise<Client> {
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', ...opts });
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, ...opts });
   const origin = server.url.replace(/\/$/, '').replace(new RegExp(`${server.basePath.replace(/\/$/, '')}$`), '');
   const client: Client = {
     server,

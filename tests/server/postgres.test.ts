@@ -6,6 +6,8 @@ import { startServer, type RunningServer } from '../../src/server/server.ts';
 import { DEMO } from './helpers.ts';
 
 const url = process.env.TEST_DATABASE_URL;
+// In CI PostgreSQL is required: a missing URL is a failure, not a skip.
+const required = !!process.env.CI;
 
 /**
  * Runs the same migrations, seed and queries against real PostgreSQL.
@@ -19,10 +21,14 @@ describe('real PostgreSQL (TEST_DATABASE_URL)', () => {
     await db?.close();
   });
 
+  it.runIf(required && !url)('TEST_DATABASE_URL is set (required when CI is set)', () => {
+    expect(url, 'CI is set but TEST_DATABASE_URL is missing: start PostgreSQL (scripts/ci-postgres.sh)').toBeTruthy();
+  });
+
   it.skipIf(!url)('migrates, seeds and serves scoped lists', async () => {
     db = await openDb({ databaseUrl: url });
     expect(db.driver).toBe('postgres');
-    for (const t of ['bank_accounts', 'claims', 'invoice_refunds', 'invoices', 'orders', 'insure_records', 'insure_batches', 'insured_persons', 'auth_tokens', 'user_businesses', 'businesses', 'users']) {
+    for (const t of ['rate_limits', 'sms_codes', 'bank_accounts', 'claims', 'invoice_refunds', 'invoices', 'orders', 'insure_records', 'insure_batches', 'insured_persons', 'auth_tokens', 'user_businesses', 'businesses', 'users']) {
       await db.query(`DROP TABLE IF EXISTS ${t} CASCADE`);
     }
     await migrate(db);

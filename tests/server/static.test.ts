@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../src/server/db.ts';
 import { migrate } from '../../src/server/migrate.ts';
@@ -12,6 +13,8 @@ const INDEX = `<!doctype html><html><head><title>t</title>
 <script type="module" crossorigin src="./assets/index-abc.js"></script>
 <link rel="stylesheet" href="./assets/index-abc.css"></head><body><div id="root"></div></body></html>`;
 
+const BIG = `export const words = ${JSON.stringify('保险'.repeat(2000))};\n`;
+
 let dir: string;
 let db: Db;
 let rooted: RunningServer;
@@ -22,6 +25,9 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, 'assets', 'index-abc.js'), 'console.log("hi")');
+  writeFileSync(join(dir, 'assets', 'big-abc.js'), BIG);
+  writeFileSync(join(dir, 'assets', 'big-abc.js.br'), brotliCompressSync(BIG));
+  writeFileSync(join(dir, 'assets', 'big-abc.js.gz'), gzipSync(BIG));
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(tmpdir(), 'gw-secret.txt'), 'secret');
   // One database shared by two servers: mounted at '/' and under '/console/'.
@@ -53,15 +59,17 @@ describe('static serving', () => {
     expect(html).not.toContain('"./assets/');
     expect(html).toContain('src="/console/assets/index-abc.js"');
     expect(html).toContain('href="/console/assets/index-abc.css"');
-    expect(html).toContain('<script>window.__APP_CONFIG__={"basePath":"/console/"}</script></head>');
+    // The one inline script carries a per-response CSP nonce.
+    expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]{24}">window\.__APP_CONFIG__=\{"basePath":"\/console\/","env":"production"\}<\/script><\/head>/);
     const root = await (await fetch(based.url)).text();
-    expect(root).toBe(html);
+    const noNonce = (s: string) => s.replace(/nonce="[^"]*"/, 'nonce=""');
+    expect(noNonce(root)).toBe(noNonce(html));
   });
 
   it('rewrites for the root base path too', async () => {
     const html = await (await fetch(`${rooted.url}claims`)).text();
     expect(html).toContain('src="/assets/index-abc.js"');
-    expect(html).toContain('window.__APP_CONFIG__={"basePath":"/"}');
+    expect(html).toContain('window.__APP_CONFIG__={"basePath":"/","env":"production"}');
   });
 
   it('serves assets with content type and long cache', async () => {
@@ -92,5 +100,61 @@ describe('static serving', () => {
     const nf = await fetch(`${origin}/console/api/nothing`);
     expect(nf.status).toBe(404);
     expect(await nf.json()).toEqual({ code: 40400, message: '接口不存在：GET /api/nothing' });
+  });
+
+  it('serves precompressed brotli or gzip siblings of assets with the immutable header', async () => {
+    const br = await fetch(`${based.url}assets/big-abc.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.status).toBe(200);
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.get('content-type')).toMatch(/text\/javascript/);
+    expect(await br.text()).toBe(BIG);
+    const gz = await fetch(`${based.url}assets/big-abc.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gz.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await gz.text()).toBe(BIG);
+  });
+
+  it('sends security headers; the injected config script carries the CSP nonce', async () => {
+    const res = await fetch(`${based.url}orders`);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(await res.text()).toContain(`<script nonce="${nonce}">window.__APP_CONFIG__=`);
+    for (const d of [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}'`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "frame-ancestors 'none'",
+      "form-action 'self'",
+    ]) {
+      expect(csp).toContain(d);
+    }
+    const api = await fetch(`${based.url}api/orders`);
+    for (const r of [res, api]) {
+      expect(r.headers.get('x-frame-options')).toBe('DENY');
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(r.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
+    // A fresh nonce per response.
+    const again = await fetch(`${based.url}orders`);
+    expect(again.headers.get('content-security-policy')).not.toContain(nonce!);
+  });
+
+  it('puts env, services and sentryDsn into the injected config', async () => {
+    const s = await startServer({ port: 0, db, staticDir: dir, appConfig: { env: 'staging', services: { files: 'https://f.example' }, sentryDsn: 'https://k@s.example/1' } });
+    try {
+      const html = await (await fetch(s.url)).text();
+      expect(html).toContain('window.__APP_CONFIG__={"basePath":"/","env":"staging","services":{"files":"https://f.example"},"sentryDsn":"https://k@s.example/1"}');
+    } finally {
+      await s.close();
+    }
   });
 });

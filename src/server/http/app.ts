@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import compress from '@fastify/compress';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Db } from '../db.ts';
+import authRoutes from '../routes/auth.ts';
+import businessLegacyRoutes from '../routes/business-legacy.ts';
+import overviewRoutes from '../routes/overview.ts';
+import planRoutes from '../routes/plans.ts';
+import settingsRoutes from '../routes/settings.ts';
+import { dbRateLimitStore, prune } from '../services/rate-limit.ts';
+import type { SmsProvider } from '../services/sms.ts';
+import { authPlugin } from './auth.ts';
+import { docsPlugin } from './docs.ts';
+import { badInput, errorHandler, HttpError, notFound, tooMany } from './errors.ts';
+import healthRoutes from './health.ts';
+import { securityHeaders } from './security.ts';
+import staticRoutes, { appConfigFromEnv } from './static.ts';
+import { DEFAULT_LIMITS, type AppDeps, type Limits, type TestHooks } from './types.ts';
+import { validatorCompiler } from './validation.ts';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  db: Db;
+  /** Directory with the built UI (index.html + assets/). No static serving when omitted. */
+  staticDir?: string;
+  /** URL prefix the console is served under; normalised to start and end with '/'. */
+  basePath?: string;
+  /** SMS provider for sign-in codes; null = none may be used (requesting a code answers 503). */
+  sms?: SmsProvider | null;
+  limits?: Partial<Limits>;
+  /** pino level; 'silent' turns request logs off. */
+  logLevel?: string;
+  /** Trust X-Forwarded-For from a load balancer (Fastify trustProxy). */
+  trustProxy?: boolean | string;
+  /** window.__APP_CONFIG__ extras; defaults to appConfigFromEnv(). */
+  appConfig?: Record<string, unknown>;
+  testHooks?: TestHooks;
+}
+
+export function normalizeBasePath(p?: string): string {
+  let b = (p ?? '/').trim() || '/';
+  if (!b.startsWith('/')) b = `/${b}`;
+  if (!b.endsWith('/')) b = `${b}/`;
+  return b.replace(/\/{2,}/g, '/');
+}
+
+/** Never logged: credentials, tokens and one-time codes. */
+export const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'body.password',
+  'body.oldPassword',
+  'body.newPassword',
+  'body.code',
+  'body.refreshToken',
+  'body.token',
+];
+
+function requestId(req: IncomingMessage): string {
+  const h = req.headers['x-request-id'];
+  return typeof h === 'string' && /^[\w.:-]{1,128}$/.test(h) ? h : randomUUID();
+}
+
+/** Builds the gateway (not listening). The caller owns the database. */
+export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
+  const basePath = normalizeBasePath(opts.basePath);
+  const level = opts.logLevel ?? process.env.LOG_LEVEL ?? 'silent';
+  const baseRoutes = ['api', 'healthz', 'readyz'].map((p) => `${basePath}${p}`);
+  const app = Fastify({
+    logger: { level, redact: { paths: REDACT, censor: '[redacted]' } },
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: opts.trustProxy ?? false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+    // The API and health checks answer under the base path too: /console/api/x → /api/x.
+    rewriteUrl(req) {
+      const url = req.url ?? '/';
+      if (basePath === '/') return url;
+      for (const p of baseRoutes) {
+        if (url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`)) return url.slice(basePath.length - 1);
+      }
+      return url;
+    },
+  });
+  const deps: AppDeps = {
+    db: opts.db,
+    basePath,
+    limits: { ...DEFAULT_LIMITS, ...opts.limits },
+    sms: opts.sms ?? null,
+    shuttingDown: false,
+  };
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('preClose', async () => {
+    deps.shuttingDown = true;
+  });
+
+  // Bodies are JSON whatever the declared type (the old gateway ignored Content-Type too);
+  // more specific parsers (e.g. multipart) registered later take precedence.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req: FastifyRequest, text: string | Buffer, done) => {
+    const s = String(text);
+    if (!s.trim()) return done(null, {});
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(s);
+    } catch {
+      return done(badInput('请求体不是有效的 JSON'), undefined);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return done(badInput('请求体必须是 JSON 对象'), undefined);
+    done(null, parsed);
+  });
+
+  await app.register(securityHeaders);
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(docsPlugin);
+  await app.register(healthRoutes);
+
+  // The API: authenticated by default, rate-limited per IP with counters in the database.
+  await app.register(async (api) => {
+    api.addHook('onRequest', async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
+    // As the scope's first onRequest hook (route-level hooks would run after authentication).
+    await api.register(rateLimit, {
+      global: false,
+      max: deps.limits.apiPerMinute,
+      timeWindow: 60_000,
+      store: dbRateLimitStore(deps.db),
+      keyGenerator: (req) => req.ip,
+      skipOnError: true,
+      errorResponseBuilder: (_req, ctx) =>
+        tooMany(`请求过于频繁，请 ${Math.max(1, Math.ceil(ctx.ttl / 1000))} 秒后再试`) as unknown as object,
+    });
+    api.addHook('onRequest', api.rateLimit());
+    await api.register(authPlugin);
+    api.addHook('preValidation', async (req) => {
+      if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) req.body = {};
+    });
+    if (opts.testHooks?.beforeHandler) {
+      const hook = opts.testHooks.beforeHandler;
+      api.addHook('preHandler', async (req) => hook(req.method, req.url));
+    }
+    await api.register(authRoutes);
+    await api.register(settingsRoutes);
+    await api.register(planRoutes);
+    await api.register(overviewRoutes);
+    await api.register(businessLegacyRoutes);
+  });
+
+  if (opts.staticDir) {
+    await app.register(staticRoutes, { root: opts.staticDir, basePath, appConfig: opts.appConfig ?? appConfigFromEnv() });
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0];
+    if (path === '/api' || path.startsWith('/api/')) throw notFound(`接口不存在：${req.method} ${path}`);
+    if (!opts.staticDir) throw notFound(`资源不存在：${path}`);
+    if (!path.startsWith(basePath)) {
+      if (`${path}/` === basePath || path === '/') return reply.redirect(basePath, 302);
+      throw notFound(`资源不存在：${path}（控制台地址为 ${basePath}）`);
+    }
+    throw new HttpError(405, 40500, `不支持 ${req.method} 请求`);
+  });
+
+  // Old rate-limit windows are useless; trimmed now and then (any instance may do it).
+  const pruner = setInterval(() => prune(deps.db).catch(() => undefined), 10 * 60_000);
+  pruner.unref();
+  app.addHook('onClose', async () => clearInterval(pruner));
+  return app;
+}

@@ -1,0 +1,82 @@
+import type { Queryable } from '../db.ts';
+
+/**
+ * Fixed-window counters kept in the database (table rate_limits), so several gateway processes
+ * behind a load balancer share them. No state lives in the process.
+ */
+export async function hit(db: Queryable, key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+  const now = Date.now();
+  const start = Math.floor(now / windowMs) * windowMs;
+  const rows = await db.query<{ count: number }>(
+    `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+     RETURNING count`,
+    [key, new Date(start).toISOString()],
+  );
+  return { count: Number(rows[0].count), resetMs: start + windowMs - now };
+}
+
+/** Counts in the current and the previous window (a sliding approximation of "the last windowMs"). */
+export async function recent(db: Queryable, key: string, windowMs: number): Promise<number> {
+  const start = Math.floor(Date.now() / windowMs) * windowMs - windowMs;
+  const rows = await db.query<{ n: number }>(
+    'SELECT coalesce(sum(count), 0)::int AS n FROM rate_limits WHERE key = $1 AND window_start >= $2',
+    [key, new Date(start).toISOString()],
+  );
+  return Number(rows[0].n);
+}
+
+export async function clear(db: Queryable, key: string): Promise<void> {
+  await db.query('DELETE FROM rate_limits WHERE key = $1', [key]);
+}
+
+/** A lock row: window_start holds the moment the lock was set. Returns the ms left, or 0. */
+export async function lockedFor(db: Queryable, key: string, lockMs: number): Promise<number> {
+  const rows = await db.query<{ t: string | Date }>(
+    'SELECT max(window_start) AS t FROM rate_limits WHERE key = $1',
+    [key],
+  );
+  if (!rows[0]?.t) return 0;
+  const left = new Date(rows[0].t).getTime() + lockMs - Date.now();
+  return left > 0 ? left : 0;
+}
+
+export async function setLock(db: Queryable, key: string): Promise<void> {
+  await db.query(
+    `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), 1) ON CONFLICT (key, window_start) DO NOTHING`,
+    [key],
+  );
+}
+
+/** Old windows are of no use; called now and then so the table stays small. */
+export async function prune(db: Queryable, olderThanMs = 2 * 86400_000): Promise<void> {
+  await db.query('DELETE FROM rate_limits WHERE window_start < $1', [new Date(Date.now() - olderThanMs).toISOString()]);
+}
+
+type IncrCallback = (err: Error | null, res?: { current: number; ttl: number }) => void;
+
+/** A @fastify/rate-limit store backed by the same table. */
+export function dbRateLimitStore(db: Queryable, prefix = 'api') {
+  return class DbStore {
+    constructor(_opts?: unknown) {}
+    incr(key: string, cb: IncrCallback, timeWindow: number) {
+      hit(db, `${prefix}:${key}`, timeWindow).then(
+        (r) => cb(null, { current: r.count, ttl: r.resetMs }),
+        (err: Error) => cb(err),
+      );
+    }
+    read(key: string, cb: IncrCallback, timeWindow: number) {
+      const start = Math.floor(Date.now() / timeWindow) * timeWindow;
+      db.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1 AND window_start = $2', [
+        `${prefix}:${key}`,
+        new Date(start).toISOString(),
+      ]).then(
+        (rows) => cb(null, { current: Number(rows[0]?.count ?? 0), ttl: start + timeWindow - Date.now() }),
+        (err: Error) => cb(err),
+      );
+    }
+    child() {
+      return new DbStore();
+    }
+  };
+}

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../src/server/db.ts';
+import { DEMO } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gw-durable-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('durability (embedded database)', () => {
+  it('a write acknowledged with 200 survives SIGKILL of the gateway process', async () => {
+    // One process (node with the tsx loader), so SIGKILL hits the gateway itself and not a wrapper.
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve('tests/server/fixtures/gateway-child.ts'), join(dir, 'pglite')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const url = await new Promise<string>((ok, fail) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /READY (\S+)/.exec(out);
+          if (m) ok(m[1]);
+        });
+        child.on('exit', (code) => fail(new Error(`child exited with ${code}`)));
+      });
+      const login = await (await fetch(`${url}api/auth/login`, { method: 'POST', body: JSON.stringify(DEMO) })).json();
+      const res = await fetch(`${url}api/bank-accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${login.data.token}`, 'x-company-id': 'B10001' },
+        body: JSON.stringify({ accountName: '断电测试有限公司', bankName: '招商银行', accountNo: '6214000099998888' }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await gone;
+    }
+    const db = await openDb({ dataDir: join(dir, 'pglite') });
+    try {
+      const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_accounts WHERE account_name = '断电测试有限公司'`);
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await db.close();
+    }
+  }, 120000);
+});
