@@ -132,7 +132,7 @@ export async function runLists(
     const summary = summarize(load.latencies);
     const incomplete = load.timedOut || load.errors > 0 || summary.n === 0;
     const note = [
-      `p50 ${Math.round(summary.p50)} ms`,
+      summary.n ? `p50 ${Math.round(summary.p50)} ms` : '',
       `n=${summary.n}`,
       load.errors ? `${load.errors} errors: ${load.firstError?.slice(0, 80)}` : '',
       c.name.startsWith('page ') ? info : '',
@@ -143,7 +143,11 @@ export async function runLists(
     report.add({
       section: 'lists',
       figure: `${label} ${c.name} p99`,
-      value: load.timedOut ? `timeout after ${Math.round(load.elapsedMs / 1000)} s, p99 ${Math.round(summary.p99)} ms` : summary.n ? summary.p99 : 'error',
+      value: load.timedOut
+        ? `timeout after ${Math.round(load.elapsedMs / 1000)} s${summary.n ? `, p99 ${Math.round(summary.p99)} ms` : ', no answer in time'}`
+        : summary.n
+          ? summary.p99
+          : 'error',
       unit: 'ms',
       target: `≤ ${target} ms`,
       pass: !incomplete && summary.p99 <= target,
