@@ -121,7 +121,7 @@ export async function runLists(
       concurrency: opts.concurrency,
       count: opts.requests,
       durationMs: opts.durationMs,
-      requestTimeoutMs: Math.max(opts.durationMs, 5000),
+      requestTimeoutMs: Math.max(2 * opts.durationMs, 10_000),
       next: () => ({ url, headers }),
       check(body) {
         const b = body as { code?: number; data?: { list?: unknown[]; total?: number; current?: number; totalIsEstimate?: boolean } };
@@ -129,6 +129,7 @@ export async function runLists(
         info = `rows ${b.data.list.length}, total ${b.data.total}${b.data.totalIsEstimate ? ' (estimate)' : ''}, current ${b.data.current}`;
       },
     });
+    const drained = await gw.drain();
     const summary = summarize(load.latencies);
     const incomplete = load.timedOut || load.errors > 0 || summary.n === 0;
     const note = [
@@ -136,6 +137,7 @@ export async function runLists(
       `n=${summary.n}`,
       load.errors ? `${load.errors} errors: ${load.firstError?.slice(0, 80)}` : '',
       c.name.startsWith('page ') ? info : '',
+      drained > 1000 ? `server busy ${Math.round(drained / 1000)} s more with abandoned requests` : '',
     ]
       .filter(Boolean)
       .join(', ');

@@ -55,6 +55,7 @@ export interface WriteOptions {
 export async function runWrites(gw: Gateway, driver: 'postgres' | 'pglite', report: Report, opts: WriteOptions): Promise<void> {
   const label = describeTarget(driver === 'postgres' ? { driver, url: '' } : { driver, dataDir: '' });
   const judged = driver === 'postgres';
+  await gw.drain();
   const plans = await gw.get<Array<{ value: string }>>('/api/plans?unit=month');
   if (!plans.length) throw new Error('no monthly plans');
   const today = new Date().toISOString().slice(0, 10);

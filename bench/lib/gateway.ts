@@ -17,6 +17,12 @@ export interface Gateway {
   headers(business?: string): Record<string, string>;
   get<T = any>(path: string, business?: string): Promise<T>;
   post<T = any>(path: string, body: unknown, business?: string): Promise<{ status: number; body: T }>;
+  /**
+   * Waits (bounded, 5 min) until the gateway answers a cheap request again: requests a load
+   * generator gave up on may still be queued server-side (PGlite runs one query at a time), and they
+   * must not be billed to the next case. Returns the milliseconds waited.
+   */
+  drain(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -62,6 +68,12 @@ export async function startGateway(target: DbTarget, opts: { staticDir?: string 
         /* not JSON */
       }
       return { status: r.status, body };
+    },
+    async drain() {
+      const t0 = Date.now();
+      const r = await fetch(`${origin}/api/plans`, { headers: headers(), signal: AbortSignal.timeout(300_000) });
+      await r.arrayBuffer();
+      return Date.now() - t0;
     },
     close: () => server.close(),
   };
