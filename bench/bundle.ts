@@ -1,0 +1,167 @@
+/**
+ * First-load JavaScript: builds the console (vite build), serves dist/ from the real gateway and
+ * records, in headless Chromium, every script the sign-in page, the shell + workbench and each menu
+ * route load: bytes as served (Resource Timing encodedBodySize: compressed when the gateway
+ * compresses) and decoded, plus content-encoding / cache-control of the JS responses. Local gzip -9
+ * sizes of each dist asset are reported next to them as a cross-check.
+ */
+import { execSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startGateway } from './lib/gateway.ts';
+import { launchChromium, openSignIn, submitSignIn } from './lib/chromium.ts';
+import { Report } from './lib/report.ts';
+import { fmtBytes } from './lib/stats.ts';
+
+export const KB = 1000;
+export const TARGETS = { signIn: 250 * KB, shell: 450 * KB, route: 150 * KB };
+const TABLE_MARKERS = ['pro-table', 'rc-table'];
+
+interface Script {
+  url: string;
+  file: string;
+  encoded: number;
+  decoded: number;
+}
+
+interface Headers {
+  encoding: string;
+  cacheControl: string;
+}
+
+/** JS resources the page has loaded so far (Resource Timing; works for cached responses too). */
+async function scripts(page: Page): Promise<Script[]> {
+  await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined);
+  const entries = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((e) => {
+      const r = e as PerformanceResourceTiming;
+      return { url: r.name, encoded: r.encodedBodySize, decoded: r.decodedBodySize };
+    }),
+  );
+  return entries.filter((e) => /\.m?js(\?|$)/.test(e.url)).map((e) => ({ ...e, file: basename(new URL(e.url).pathname) }));
+}
+
+const sum = (xs: Script[], k: 'encoded' | 'decoded') => xs.reduce((a, s) => a + s[k], 0);
+
+export async function runBundle(report: Report, o: { repoRoot: string; skipBuild?: boolean }): Promise<void> {
+  const dist = join(o.repoRoot, 'dist');
+  if (!o.skipBuild) execSync('npx vite build --logLevel warn', { cwd: o.repoRoot, stdio: 'inherit', timeout: 600_000 });
+  const gz = new Map<string, number>();
+  for (const f of readdirSync(join(dist, 'assets'))) {
+    if (/\.(m?js|css)$/.test(f)) gz.set(f, gzipSync(readFileSync(join(dist, 'assets', f)), { level: 9 }).length);
+  }
+  const gzOf = (xs: Script[]) => xs.reduce((a, s) => a + (gz.get(s.file) ?? s.decoded), 0);
+  const content = (f: string) => {
+    try {
+      return readFileSync(join(dist, 'assets', f), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+
+  const gw = await startGateway({ driver: 'pglite', dataDir: 'memory' }, { staticDir: dist });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const headers = new Map<string, Headers>();
+    const track = (ctx: BrowserContext) =>
+      ctx.on('response', (r) => {
+        if (/\.m?js(\?|$)/.test(r.url()) && r.status() === 200) {
+          const h = r.headers();
+          headers.set(basename(new URL(r.url()).pathname), { encoding: h['content-encoding'] ?? 'none', cacheControl: h['cache-control'] ?? '' });
+        }
+      });
+
+    // 1. Sign-in page, cold.
+    const ctx = await browser.newContext({ locale: 'zh-CN' });
+    track(ctx);
+    const page = await ctx.newPage();
+    const signInPath = await openSignIn(page, gw.origin);
+    const signIn = await scripts(page);
+    const row = (figure: string, xs: Script[], target: number) => {
+      report.add({
+        section: 'bundle',
+        figure: `${figure} JS as served`,
+        value: sum(xs, 'encoded') / KB,
+        unit: 'kB',
+        target: `≤ ${target / KB} kB`,
+        pass: sum(xs, 'encoded') <= target,
+        note: `${xs.length} files, ${fmtBytes(sum(xs, 'decoded'))} decoded`,
+      });
+      report.add({ section: 'bundle', figure: `${figure} JS gzip -9 (local)`, value: gzOf(xs) / KB, unit: 'kB', target: `(≤ ${target / KB} kB)`, pass: null });
+    };
+    row(`sign-in ${signInPath}`, signIn, TARGETS.signIn);
+    report.note(`sign-in scripts: ${signIn.map((s) => `${s.file} ${fmtBytes(s.encoded)} served / ${fmtBytes(gz.get(s.file) ?? 0)} gzip / ${fmtBytes(s.decoded)} decoded`).join('; ')}`);
+    const tableOnSignIn = signIn.filter((s) => /table/i.test(s.file) || TABLE_MARKERS.some((m) => content(s.file).includes(m)));
+    report.add({
+      section: 'bundle',
+      figure: 'no table code on sign-in',
+      value: tableOnSignIn.length ? tableOnSignIn.map((s) => s.file).join(', ') : 'none',
+      unit: '',
+      target: 'none',
+      pass: tableOnSignIn.length === 0,
+    });
+
+    // 2. Sign in, then load the landing page (shell + workbench) cold in a fresh context with the session.
+    await submitSignIn(page);
+    await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined);
+    const home = page.url();
+    const state = await ctx.storageState();
+    const ctx2 = await browser.newContext({ locale: 'zh-CN', storageState: state });
+    track(ctx2);
+    const coldLoad = async (url: string) => {
+      const p = await ctx2.newPage();
+      try {
+        await p.goto(url, { waitUntil: 'load', timeout: 30_000 });
+        return await scripts(p);
+      } finally {
+        await p.close();
+      }
+    };
+    const shell = await coldLoad(home);
+    row(`shell + workbench ${new URL(home).pathname}`, shell, TARGETS.shell);
+
+    // 3. Each menu route cold; its own chunks are those not loaded by every route (the common shell).
+    const menuPage = await ctx2.newPage();
+    await menuPage.goto(home, { waitUntil: 'networkidle', timeout: 30_000 });
+    const titles = menuPage.locator('.ant-menu-submenu-title');
+    for (let i = 0, n = Math.min(await titles.count(), 30); i < n; i++) await titles.nth(i).click().catch(() => undefined);
+    await menuPage.waitForTimeout(500);
+    const hrefs = await menuPage.$$eval('.ant-menu a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    await menuPage.close();
+    const routes = [...new Set(hrefs.filter((h) => h.startsWith(gw.origin)))].slice(0, 40);
+    const loads = new Map<string, Script[]>();
+    for (const url of routes) loads.set(url, await coldLoad(url));
+    let common = new Set(shell.map((s) => s.file));
+    for (const xs of loads.values()) common = new Set(xs.filter((s) => common.has(s.file)).map((s) => s.file));
+    for (const [url, xs] of loads) {
+      const own = xs.filter((s) => !common.has(s.file)).sort((a, b) => b.encoded - a.encoded);
+      const top = own[0];
+      report.add({
+        section: 'bundle',
+        figure: `route ${new URL(url).pathname} largest own chunk as served`,
+        value: top ? top.encoded / KB : 0,
+        unit: 'kB',
+        target: `≤ ${TARGETS.route / KB} kB`,
+        pass: (top?.encoded ?? 0) <= TARGETS.route,
+        note: top ? `${top.file}, gzip -9 ${fmtBytes(gz.get(top.file) ?? 0)}; ${own.length} own files ${fmtBytes(sum(own, 'encoded'))}` : 'no own chunk',
+      });
+    }
+    if (!routes.length) report.note('no menu links found: route chunks not measured');
+
+    // 4. Compression and caching of the JS responses.
+    const all = [...headers.values()];
+    const compressed = all.filter((h) => /br|gzip/.test(h.encoding)).length;
+    const immutable = [...headers].filter(([f, h]) => /-[\w-]{8,}\.m?js$/.test(f) && /immutable/.test(h.cacheControl)).length;
+    const hashed = [...headers.keys()].filter((f) => /-[\w-]{8,}\.m?js$/.test(f)).length;
+    report.add({ section: 'bundle', figure: 'JS responses br/gzip-compressed', value: `${compressed}/${all.length}`, unit: '', target: 'all', pass: all.length > 0 && compressed === all.length, note: [...new Set(all.map((h) => h.encoding))].join(', ') });
+    report.add({ section: 'bundle', figure: 'hashed JS with immutable caching', value: `${immutable}/${hashed}`, unit: '', target: 'all', pass: hashed > 0 && immutable === hashed });
+    await ctx.close();
+    await ctx2.close();
+  } finally {
+    await browser?.close();
+    await gw.close();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Starts the real gateway through its stable entry point `startServer` on an ephemeral port and
+ * signs in as the demo user. Only the public HTTP API is used afterwards.
+ */
+import { startServer } from '../../src/server/server.ts';
+
+export const DEMO = { phone: '13800000000', password: 'demo1234' };
+export const BUSINESS = 'B10001';
+export const OTHER_BUSINESS = 'B10002';
+
+export type DbTarget = { driver: 'postgres'; url: string } | { driver: 'pglite'; dataDir: string };
+
+export interface Gateway {
+  origin: string;
+  token: string;
+  /** Headers for business-scoped API calls. */
+  headers(business?: string): Record<string, string>;
+  get<T = any>(path: string, business?: string): Promise<T>;
+  post<T = any>(path: string, body: unknown, business?: string): Promise<{ status: number; body: T }>;
+  /**
+   * Waits (bounded, 5 min) until the gateway answers a cheap request again: requests a load
+   * generator gave up on may still be queued server-side (PGlite runs one query at a time), and they
+   * must not be billed to the next case. Returns the milliseconds waited.
+   */
+  drain(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export function describeTarget(t: DbTarget): string {
+  return t.driver === 'postgres' ? 'PostgreSQL' : 'PGlite';
+}
+
+export async function startGateway(target: DbTarget, opts: { staticDir?: string } = {}): Promise<Gateway> {
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    ...(target.driver === 'postgres' ? { databaseUrl: target.url } : { dataDir: target.dataDir }),
+    ...(opts.staticDir ? { staticDir: opts.staticDir } : {}),
+    seed: true,
+  });
+  const origin = `http://127.0.0.1:${server.port}`;
+  const headers = (business = BUSINESS): Record<string, string> => ({
+    authorization: `Bearer ${gw.token}`,
+    'x-company-id': business,
+  });
+  const gw: Gateway = {
+    origin,
+    token: '',
+    headers,
+    async get(path, business) {
+      const r = await fetch(origin + path, { headers: headers(business), signal: AbortSignal.timeout(120_000) });
+      const body = (await r.json()) as { code: number; message?: string; data: unknown };
+      if (!r.ok || body.code !== 0) throw new Error(`GET ${path}: HTTP ${r.status} ${JSON.stringify(body).slice(0, 300)}`);
+      return body.data as any;
+    },
+    async post(path, payload, business) {
+      const r = await fetch(origin + path, {
+        method: 'POST',
+        headers: { ...headers(business), 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(300_000),
+      });
+      const text = await r.text();
+      let body: any = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
+      return { status: r.status, body };
+    },
+    async drain() {
+      const t0 = Date.now();
+      const r = await fetch(`${origin}/api/plans`, { headers: headers(), signal: AbortSignal.timeout(300_000) });
+      await r.arrayBuffer();
+      return Date.now() - t0;
+    },
+    close: () => server.close(),
+  };
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO),
+  });
+  const lb = (await login.json()) as { data?: { token?: string } };
+  if (!login.ok || !lb.data?.token) {
+    await server.close();
+    throw new Error(`demo sign-in failed: HTTP ${login.status} ${JSON.stringify(lb).slice(0, 300)}`);
+  }
+  gw.token = lb.data.token;
+  return gw;
+}
