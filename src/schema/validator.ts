@@ -570,6 +570,7 @@ export function validateSchemas(files: Record<string, unknown>): SchemaIssue[] {
     const c = new FileChecker(file, ctx.issues);
     const cls = classify(file);
     const data = files[file];
+    if (file.startsWith('schemas/meta/') || file.startsWith('schemas/entities/')) continue;
     if (!cls) {
       c.add('$', 'unexpected schema file: expected schemas/routes.json or schemas/{tables,forms,details}/<id>.json');
       continue;
