@@ -29,7 +29,7 @@ describe('FormPage from the login schema', () => {
     fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '12345' } });
     fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: 'demo1234' } });
     fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
-    await waitFor(() => expect(screen.getByText('请输入正确的手机号')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('请输入正确的 11 位手机号')).toBeTruthy());
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
