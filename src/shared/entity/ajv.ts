@@ -135,7 +135,7 @@ export function mapAjvErrors(fields: Record<string, FieldSchema>, errors: ErrorO
         message = rule === 'minLength' || rule === 'type' ? ruleMessage(field, 'type') : ruleMessage(item, rule);
         pointer = pointer.replace(/\/\d+$/, '');
       } else {
-        const arg = rule === 'unique' ? (e.params as { row: number }).row : undefined;
+        const arg = rule === 'unique' ? (e.params as { row: number }).row : (e.params as { limit?: number }).limit;
         message = ruleMessage(field, rule, arg);
       }
     }

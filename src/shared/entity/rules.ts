@@ -89,7 +89,7 @@ function typeOk(f: FieldSchema, v: unknown): boolean {
 /** Checks a value of the array's scalar items (e.g. order numbers); returns the first message. */
 function checkScalarItems(f: FieldSchema, arr: unknown[], ctx: RuleContext): string | undefined {
   if (typeof f.items !== 'string') return undefined;
-  const item: FieldSchema = { type: f.items, label: f.label };
+  const item: FieldSchema = { type: f.items, label: f.label, required: true };
   for (const x of arr) {
     const m = checkField(item, x, ctx);
     if (m) return m === ruleMessage(item, 'required') ? ruleMessage(f, 'type') : m;
@@ -124,7 +124,7 @@ export function checkField(f: FieldSchema, raw: unknown, ctx: RuleContext = {}):
     if (f.min !== undefined && v < f.min) return ruleMessage(f, 'min');
     if (f.max !== undefined && v > f.max) return ruleMessage(f, 'max');
     if (f.type === 'money' && !hasMoneyPrecision(v)) return ruleMessage(f, 'precision');
-    if (f.type === 'ref' && v < 1) return ruleMessage(f, 'type');
+    if (f.type === 'ref' && v < 1) return ruleMessage(f, 'min', 1);
   }
   if (Array.isArray(v)) {
     const scalar = checkScalarItems(f, v, ctx);
