@@ -36,8 +36,8 @@ export function listQuerySchema(e: EntitySchema): Record<string, unknown> {
   const properties: Record<string, unknown> = {
     current: { type: 'string', title: '页码' },
     pageSize: { type: 'string', title: '每页条数（最多 100）' },
-    sortField: { type: 'string', title: '排序字段', enum: ['id', ...Object.entries(e.fields).filter(([, f]) => f.sort).map(([k]) => k)] },
-    sortOrder: { type: 'string', title: '排序方向', enum: ['ascend', 'descend'] },
+    sortField: { type: 'string', title: '排序字段', description: `可选：${['id', ...Object.entries(e.fields).filter(([, f]) => f.sort).map(([k]) => k)].join('、')}` },
+    sortOrder: { type: 'string', title: '排序方向', description: 'ascend 或 descend' },
   };
   for (const [k, f] of Object.entries(e.fields)) {
     if (!f.search) continue;
