@@ -293,3 +293,32 @@ describe('toolbar actions that open a form in a dialog', () => {
     expectIssue(both, 'schemas/tables/bank-accounts.json', '$.toolbar[0]', 'only one of "to", "href" and "form"');
   });
 });
+
+describe('editor support: schemas/meta/*.schema.json', () => {
+  it('every file names its meta schema in "$schema" and validates against it; mistakes are flagged', async () => {
+    const { Ajv } = await import('ajv');
+    const addFormats = (await import('ajv-formats')).default as unknown as (a: InstanceType<typeof Ajv>) => void;
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const metas = ['entity', 'table', 'form', 'detail'].map((k) => real[`schemas/meta/${k}.schema.json`] as object);
+    for (const m of metas) ajv.addSchema(m);
+    const dirs: Record<string, string> = { entities: 'entity', tables: 'table', forms: 'form', details: 'detail' };
+    let checked = 0;
+    for (const [file, data] of Object.entries(real)) {
+      const m = /^schemas\/(entities|tables|forms|details)\//.exec(file);
+      if (!m) continue;
+      const kind = dirs[m[1]];
+      expect((data as { $schema?: string }).$schema, file).toBe(`../meta/${kind}.schema.json`);
+      const validate = ajv.getSchema(`${kind}.schema.json`)!;
+      expect(validate(data), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(30);
+    const orders = structuredClone(real['schemas/tables/orders.json']) as any;
+    orders.columns[1] = { field: 'productName', title: '产品' };
+    expect(ajv.getSchema('table.schema.json')!(orders)).toBe(false);
+    const order = structuredClone(real['schemas/entities/order.json']) as any;
+    order.fields.amount.type = 'currency';
+    expect(ajv.getSchema('entity.schema.json')!(order)).toBe(false);
+  });
+});
