@@ -1,23 +1,50 @@
 import type { ISchema } from '@formily/react';
 import type { FormField, FormSchema } from '../schema/types';
-import { isValidIdCard, PHONE_RE } from './validators';
+import { checkField } from '../shared/entity/rules';
+import type { EntityFieldType, FieldSchema } from '../shared/entity/types';
+
+const LEGACY_TYPES: Partial<Record<FormField['type'], EntityFieldType>> = {
+  textarea: 'text',
+  number: 'integer',
+  multiEnum: 'array',
+  rows: 'array',
+};
+
+/** The rule a form input is checked with: its entity field, or (inline forms) one built from its keys. */
+export function ruleOf(f: FormField): FieldSchema {
+  if (f.rule) return f.rule;
+  const { title, type, required, minLength, maxLength, min, max, pattern, patternMessage, options } = f;
+  return {
+    type: LEGACY_TYPES[type] ?? (type as EntityFieldType),
+    label: title,
+    ...(type === 'multiEnum' ? { items: 'string' as const } : {}),
+    ...(type === 'rows' && required ? { minItems: 1 } : {}),
+    ...{ required, minLength, maxLength, min, max, pattern, patternMessage, options },
+  };
+}
+
+/**
+ * Formily validator for an input: the shared checkField (the gateway runs the very same function
+ * through Ajv), so messages are Chinese and identical on both sides; no Formily built-in rules
+ * (they would add English defaults such as "The field value is required").
+ */
+export function fieldValidator(f: FormField): (value: unknown) => string {
+  const rule = ruleOf(f);
+  return (value) => checkField(rule, value) ?? '';
+}
 
 function fieldSchema(f: FormField): ISchema {
   const base: ISchema = {
     type: 'string',
     title: f.title,
-    required: f.required,
     description: f.description,
     default: f.default as ISchema['default'],
     'x-decorator': 'FormItem',
+    'x-decorator-props': f.required ? { asterisk: true } : {},
     'x-component-props': f.placeholder ? { placeholder: f.placeholder } : {},
+    ...(f.hidden ? { 'x-hidden': true } : {}),
   };
-  const validators: NonNullable<ISchema['x-validator']> = [];
-  if (f.pattern) validators.push({ pattern: f.pattern, message: f.patternMessage ?? `${f.title}格式不正确` });
-  if (f.minLength !== undefined) validators.push({ minLength: f.minLength, message: `${f.title}至少 ${f.minLength} 个字符` });
-  if (f.maxLength !== undefined) validators.push({ maxLength: f.maxLength, message: `${f.title}最多 ${f.maxLength} 个字符` });
-  if (f.min !== undefined) validators.push({ minimum: f.min, message: `${f.title}不能小于 ${f.min}` });
-  if (f.max !== undefined) validators.push({ maximum: f.max, message: `${f.title}不能大于 ${f.max}` });
+  const validators: NonNullable<ISchema['x-validator']> = [fieldValidator(f)];
   switch (f.type) {
     case 'password':
       base['x-component'] = 'Password';
@@ -57,16 +84,9 @@ function fieldSchema(f: FormField): ISchema {
       base['x-component'] = 'Switch';
       break;
     case 'phone':
-      base['x-component'] = 'Input';
-      if (!f.pattern) validators.push({ pattern: PHONE_RE.source, message: '请输入 11 位手机号' });
-      break;
     case 'idCard':
-      base['x-component'] = 'Input';
-      validators.push((v: unknown) => (v && !isValidIdCard(String(v).trim()) ? '身份证号不正确' : ''));
-      break;
     case 'email':
       base['x-component'] = 'Input';
-      validators.push({ format: 'email', message: '邮箱格式不正确' });
       break;
     case 'smsCode':
       base['x-component'] = 'SmsCodeInput';
@@ -76,7 +96,7 @@ function fieldSchema(f: FormField): ISchema {
     default:
       base['x-component'] = 'Input';
   }
-  if (validators.length) base['x-validator'] = validators;
+  base['x-validator'] = validators;
   return base;
 }
 
@@ -92,7 +112,7 @@ function rowsSchema(f: FormField): ISchema {
       type: 'void',
       'x-component': 'ArrayTable.Column',
       'x-component-props': { title: c.title, width: c.type === 'idCard' ? 220 : 160 },
-      properties: { [c.name]: { ...cell, title: undefined, 'x-decorator': 'FormItem' } },
+      properties: { [c.name]: { ...cell, title: undefined, 'x-decorator': 'FormItem', 'x-decorator-props': {} } },
     };
   });
   properties.__ops = {
@@ -104,12 +124,12 @@ function rowsSchema(f: FormField): ISchema {
   return {
     type: 'array',
     title: f.title,
-    required: f.required,
     description: f.description,
     'x-decorator': 'FormItem',
+    'x-decorator-props': f.required ? { asterisk: true } : {},
     'x-component': 'ArrayTable',
     'x-component-props': { pagination: { pageSize: 10 }, scroll: { x: '100%' } },
-    'x-validator': f.required ? [{ minItems: 1, message: `请至少添加一条${f.title}` }] : undefined,
+    'x-validator': [fieldValidator(f)],
     items: { type: 'object', properties },
     properties: {
       add: { type: 'void', title: '添加一行', 'x-component': 'ArrayTable.Addition' },

@@ -88,6 +88,7 @@ export interface EnumOption {
 }
 
 export interface TableColumn {
+  /** resolved from the entity field's label (entity-bound tables) */
   title: string;
   dataIndex: string;
   valueType?: ValueType;
@@ -100,6 +101,82 @@ export interface TableColumn {
   width?: number;
   /** route path with :field placeholders e.g. '/order/detail/:id' */
   link?: string;
+  fixed?: 'left' | 'right';
+}
+
+/**
+ * Page schemas may reference an entity (schemas/entities/<name>.json): then columns, form fields and
+ * detail fields name entity fields and add layout only; titles, value types, options, search, sort
+ * and rules come from the entity. '*' stands for every entity field not listed (minus `omit`), so a
+ * field added to the entity appears without editing the page. src/schema/resolve.ts turns these
+ * files into the resolved shapes below (TableSchema, FormSchema, DetailSchema) for the runtime.
+ */
+export const REST_FIELDS = '*';
+
+/** Layout-only keys an entity-bound column may carry. */
+export interface ColumnLayout {
+  field: string;
+  width?: number;
+  link?: string;
+  copyable?: boolean;
+  ellipsis?: boolean;
+  hideInTable?: boolean;
+  fixed?: 'left' | 'right';
+}
+export const COLUMN_LAYOUT_KEYS = ['field', 'width', 'link', 'copyable', 'ellipsis', 'hideInTable', 'fixed'] as const;
+
+export interface TableSchemaFile extends Omit<TableSchema, 'columns' | 'api' | 'rowKey'> {
+  $schema?: string;
+  entity?: string;
+  api?: string;
+  rowKey?: string;
+  /** entity-bound: field names / ColumnLayout / '*'; without entity: full TableColumn objects */
+  columns: Array<string | ColumnLayout | TableColumn>;
+  /** entity fields left out of '*' */
+  omit?: string[];
+}
+
+/** Form field component overrides (layout only). */
+export type FormComponent = 'input' | 'textarea' | 'password' | 'select' | 'switch' | 'date';
+export const FORM_COMPONENTS: readonly FormComponent[] = ['input', 'textarea', 'password', 'select', 'switch', 'date'];
+
+export interface FormFieldLayout {
+  field: string;
+  placeholder?: string;
+  component?: FormComponent;
+  span?: number;
+  hidden?: boolean;
+  /** options loaded from a list endpoint (a select over remote rows) */
+  optionsApi?: string;
+  description?: string;
+}
+export const FORM_LAYOUT_KEYS = ['field', 'placeholder', 'component', 'span', 'hidden', 'optionsApi', 'description'] as const;
+
+/** A form-only "repeat the value" input (not sent to the gateway), e.g. password confirmation. */
+export interface ConfirmFieldLayout {
+  confirm: string;
+  label: string;
+  placeholder?: string;
+  description?: string;
+}
+
+export interface FormSchemaFile extends Omit<FormSchema, 'fields'> {
+  $schema?: string;
+  entity?: string;
+  fields: Array<string | FormFieldLayout | ConfirmFieldLayout | FormField>;
+  omit?: string[];
+}
+
+export interface DetailFieldLayout {
+  field: string;
+  span?: number;
+}
+
+export interface DetailSchemaFile extends Omit<DetailSchema, 'sections'> {
+  $schema?: string;
+  entity?: string;
+  sections: Array<{ title: string; fields: Array<string | DetailFieldLayout | DetailField> }>;
+  omit?: string[];
 }
 
 export interface ToolbarAction {
@@ -123,6 +200,8 @@ export interface RowAction {
 
 export interface TableSchema {
   id: string;
+  /** entity the table lists (entity-bound tables) */
+  entity?: string;
   title: string;
   api: string;
   rowKey: string;
@@ -184,10 +263,18 @@ export interface FormField {
   default?: unknown;
   /** for type 'rows': the columns of an editable/uploadable roster table (CSV import supported by runtime) */
   columns?: FormField[];
+  /** the entity field this input edits: the single source of its rules (src/shared/entity/rules.ts) */
+  rule?: import('../shared/entity/types').FieldSchema;
+  span?: number;
+  hidden?: boolean;
+  /** form-only confirmation of another field (not sent) */
+  confirmOf?: string;
+  example?: unknown;
 }
 
 export interface FormSchema {
   id: string;
+  entity?: string;
   title: string;
   description?: string;
   submit: { api: string; method: 'POST' | 'PUT'; label?: string };
@@ -211,6 +298,7 @@ export interface DetailSection {
 
 export interface DetailSchema {
   id: string;
+  entity?: string;
   title: string;
   /** may contain :id; may be omitted when `content` is given */
   api?: string;

@@ -14,6 +14,8 @@ import {
   type SchemaIssue,
 } from './types';
 import { templateTargetsRoute } from './routes';
+import { buildEntityRegistry, entityNameOf, type EntityRegistry } from '../shared/entity/registry';
+import { validateEntityDetail, validateEntityFile, validateEntityForm, validateEntityTable, type PageDeps } from './validate-entity';
 
 export type { SchemaIssue } from './types';
 
@@ -61,7 +63,7 @@ function keyPath(base: string, key: string): string {
 }
 
 /** Validator for one file; collects issues. */
-class FileChecker {
+export class FileChecker {
   constructor(
     readonly file: string,
     readonly issues: SchemaIssue[],
@@ -234,7 +236,20 @@ interface Ctx {
   targets: PendingTarget[];
   /** Form schemas opened in a dialog by toolbar actions. */
   formRefs: PendingTarget[];
+  /** Entities (schemas/entities) that page schemas may reference. */
+  entities: EntityRegistry;
 }
+
+function pageDeps(c: FileChecker, ctx: Ctx): PageDeps {
+  return {
+    reg: ctx.entities,
+    toolbar: toolbarActionCheck(c, ctx),
+    rowAction: rowActionCheck(c, ctx),
+    target: (path, target) => ctx.targets.push({ file: c.file, path, target }),
+  };
+}
+
+const entityBound = (data: Json): data is Record<string, Json> => isPlainObject(data) && data.entity !== undefined;
 
 // ---------------------------------------------------------------- actions
 
@@ -280,7 +295,9 @@ function rowActionCheck(c: FileChecker, ctx: Ctx): Check {
 // ---------------------------------------------------------------- tables
 
 function validateTable(c: FileChecker, data: Json, ctx: Ctx): void {
+  if (entityBound(data)) return validateEntityTable(c, data, pageDeps(c, ctx));
   c.object(data, '$', {
+    $schema: { check: c.str },
     id: { required: true, check: c.str },
     title: { required: true, check: c.str },
     api: { required: true, check: c.apiPath },
@@ -369,8 +386,10 @@ function fieldCheck(c: FileChecker, nested: boolean): Check {
 }
 
 function validateForm(c: FileChecker, data: Json, ctx: Ctx): void {
+  if (entityBound(data)) return validateEntityForm(c, data, pageDeps(c, ctx));
   if (
     !c.object(data, '$', {
+      $schema: { check: c.str },
       id: { required: true, check: c.str },
       title: { required: true, check: c.str },
       description: { check: c.str },
@@ -402,8 +421,10 @@ function validateForm(c: FileChecker, data: Json, ctx: Ctx): void {
 // ---------------------------------------------------------------- details
 
 function validateDetail(c: FileChecker, data: Json, ctx: Ctx): void {
+  if (entityBound(data)) return validateEntityDetail(c, data, pageDeps(c, ctx));
   if (
     !c.object(data, '$', {
+      $schema: { check: c.str },
       id: { required: true, check: c.str },
       title: { required: true, check: c.str },
       api: { check: c.apiPath },
@@ -561,7 +582,7 @@ function classify(file: string): { kind: 'routes' } | { kind: PageKind; id: stri
  * ('schemas/routes.json', 'schemas/tables/orders.json', ...). Returns all issues (empty = valid).
  */
 export function validateSchemas(files: Record<string, unknown>): SchemaIssue[] {
-  const ctx: Ctx = { issues: [], targets: [], formRefs: [] };
+  const ctx: Ctx = { issues: [], targets: [], formRefs: [], entities: buildEntityRegistry(files) };
   const pageFiles = new Map<string, string>(); // `${kind}:${id}` -> file
   let routeInfos: RouteInfo[] | null = null;
 
@@ -570,6 +591,12 @@ export function validateSchemas(files: Record<string, unknown>): SchemaIssue[] {
     const c = new FileChecker(file, ctx.issues);
     const cls = classify(file);
     const data = files[file];
+    if (file.startsWith('schemas/meta/')) continue;
+    const entityName = entityNameOf(file);
+    if (entityName) {
+      validateEntityFile(c, data, entityName, ctx.entities);
+      continue;
+    }
     if (!cls) {
       c.add('$', 'unexpected schema file: expected schemas/routes.json or schemas/{tables,forms,details}/<id>.json');
       continue;

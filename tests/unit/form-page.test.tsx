@@ -29,7 +29,7 @@ describe('FormPage from the login schema', () => {
     fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '12345' } });
     fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: 'demo1234' } });
     fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
-    await waitFor(() => expect(screen.getByText('请输入正确的手机号')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('请输入正确的 11 位手机号')).toBeTruthy());
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -48,5 +48,40 @@ describe('FormPage from the login schema', () => {
     expect(JSON.parse(String((init as RequestInit).body))).toEqual({ phone: '13800000000', password: 'bad-pass1' });
     expect(onSubmitted).not.toHaveBeenCalled();
     expect((screen.getByPlaceholderText('请输入手机号') as HTMLInputElement).value).toBe('13800000000');
+  });
+
+  it('puts a gateway field error on its field with the label in the summary, clears it on edit, and submits again', async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(json(400, { code: 40000, message: '填写内容有误，请按提示修改', errors: [{ field: 'phone', message: '该手机号未注册账号' }] }))
+      .mockResolvedValueOnce(json(200, { code: 0, data: { token: 't' }, message: 'ok' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const onSubmitted = vi.fn();
+    render(<MemoryRouter><FormPage schema={getForm('login')} bare onSubmitted={onSubmitted} /></MemoryRouter>);
+    const phone = screen.getByPlaceholderText('请输入手机号');
+    fireEvent.change(phone, { target: { value: '13800000001' } });
+    fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: 'demo1234' } });
+    fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('手机号：该手机号未注册账号'));
+    expect(screen.getByRole('alert').textContent).not.toContain('phone：');
+    // on the field itself (exact text), not only in the summary
+    await waitFor(() => expect(document.querySelector('.ant-formily-item-error-help')?.textContent).toBe('该手机号未注册账号'));
+    fireEvent.change(phone, { target: { value: '13800000000' } });
+    await waitFor(() => expect(screen.queryByText('该手机号未注册账号')).toBeNull());
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await waitFor(() => expect(onSubmitted).toHaveBeenCalledTimes(1));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows required messages in Chinese, never Formily\'s English default', async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    render(<MemoryRouter><FormPage schema={getForm('login')} bare onSubmitted={() => {}} /></MemoryRouter>);
+    fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    await waitFor(() => expect(screen.getByText('请填写手机号')).toBeTruthy());
+    expect(screen.getByText('请输入密码')).toBeTruthy();
+    expect(document.body.textContent).not.toContain('The field value is required');
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -117,9 +117,11 @@ describe('validator catches mistakes', () => {
   it('unknown (typo) key with suggestion', () => {
     const issues = mutate((f) => {
       const col = f['schemas/tables/orders.json'].columns[0];
-      col.serach = true;
+      col.copyabel = true;
+      f['schemas/entities/order.json'].fields.amount.serach = 'range';
     });
-    expectIssue(issues, 'schemas/tables/orders.json', '$.columns[0].serach', 'did you mean "search"');
+    expectIssue(issues, 'schemas/tables/orders.json', '$.columns[0].copyabel', 'did you mean "copyable"');
+    expectIssue(issues, 'schemas/entities/order.json', '$.fields.amount.serach', 'did you mean "search"');
   });
 
   it('bad icon', () => {
@@ -167,9 +169,9 @@ describe('validator catches mistakes', () => {
 
   it('bad regex pattern', () => {
     const issues = mutate((f) => {
-      f['schemas/forms/login.json'].fields[0].pattern = '^1[3-9\\d{9}$';
+      f['schemas/entities/login.json'].fields.phone.pattern = '^1[3-9\\d{9}$';
     });
-    expectIssue(issues, 'schemas/forms/login.json', '$.fields[0].pattern', 'not a valid RegExp');
+    expectIssue(issues, 'schemas/entities/login.json', '$.fields.phone.pattern', 'not a valid RegExp');
   });
 
   it('leaf count, defaultPath, href and unreferenced files', () => {
@@ -185,38 +187,60 @@ describe('validator catches mistakes', () => {
     expectIssue(issues, 'schemas/tables/businesses.json', '$', 'not referenced by any route');
   });
 
-  it('enum options, value types, duplicates, id and link targets', () => {
+  it('enum options, field types, duplicates, id and link targets', () => {
     const T = 'schemas/tables/orders.json';
+    const E = 'schemas/entities/order.json';
     const issues = mutate((f) => {
       const t = f[T];
-      t.columns[4].options = [];
-      t.columns[3].valueType = 'currency';
-      t.columns[1].dataIndex = 'orderNo';
+      f[E].fields.payStatus.options = [];
+      f[E].fields.amount.type = 'currency';
+      t.columns[1] = 'orderNo';
       t.columns[0].link = '/order/detail/:id/extra';
       t.id = 'order-list';
-      f['schemas/forms/claim-report.json'].fields[1].name = 'personName';
-      f['schemas/forms/claim-report.json'].fields[2].type = 'datetime';
-      f['schemas/tables/invoices.json'].columns[4].options[1].value = 'normal';
+      f['schemas/forms/claim-report.json'].fields[1] = 'personName';
+      f['schemas/entities/invoice.json'].fields.type.options[1].value = 'normal';
       f['schemas/tables/invoices.json'].toolbar[0].to = '/invoice/apply-now';
     });
-    expectIssue(issues, T, '$.columns[4].options', 'non-empty array');
-    expectIssue(issues, T, '$.columns[3].valueType', 'invalid valueType "currency"');
-    expectIssue(issues, T, '$.columns[1].dataIndex', 'duplicate column dataIndex "orderNo"');
+    expectIssue(issues, E, '$.fields.payStatus.options', 'non-empty array');
+    expectIssue(issues, E, '$.fields.amount.type', 'invalid field type "currency"');
+    expectIssue(issues, T, '$.columns[1]', 'duplicate field "orderNo"');
     expectIssue(issues, T, '$.columns[0].link', 'does not match any page route');
     expectIssue(issues, T, '$.id', 'must equal the file name "orders"');
-    expectIssue(issues, 'schemas/forms/claim-report.json', '$.fields[1].name', 'duplicate field name');
-    expectIssue(issues, 'schemas/forms/claim-report.json', '$.fields[2].type', 'invalid field type "datetime"');
-    expectIssue(issues, 'schemas/tables/invoices.json', '$.columns[4].options[1].value', 'duplicate option value');
+    expectIssue(issues, 'schemas/forms/claim-report.json', '$.fields[1]', 'duplicate field "personName"');
+    expectIssue(issues, 'schemas/entities/invoice.json', '$.fields.type.options[1].value', 'duplicate option value');
     expectIssue(issues, 'schemas/tables/invoices.json', '$.toolbar[0].to', 'does not match any page route');
+  });
+
+  it('entity references: unknown entity, unknown field, and types/rules repeated in a page', () => {
+    const issues = mutate((f) => {
+      f['schemas/tables/claims.json'].entity = 'claimz';
+      f['schemas/tables/orders.json'].columns[2] = 'orderNumber';
+      f['schemas/tables/orders.json'].columns[3] = { field: 'amount', title: '金额', valueType: 'money', width: 120 };
+      f['schemas/forms/claim-report.json'].fields[2] = { field: 'accidentDate', type: 'datetime', pattern: '^x$' };
+      f['schemas/forms/claim-report.json'].fields[3] = 'claimNo';
+      f['schemas/details/order.json'].sections[0].fields[0] = { field: 'orderNo', label: '单号' };
+      f['schemas/entities/insure-record.json'].fields.batchId.entity = 'insure-batchez';
+      f['schemas/entities/insure-batch-row.json'].fields.name = 'insured-person.nam';
+    });
+    expectIssue(issues, 'schemas/tables/claims.json', '$.entity', 'unknown entity "claimz"');
+    expectIssue(issues, 'schemas/tables/orders.json', '$.columns[2]', 'unknown field "orderNumber" of entity "order"');
+    expectIssue(issues, 'schemas/tables/orders.json', '$.columns[3].title', 'repeats entity field "amount"');
+    expectIssue(issues, 'schemas/tables/orders.json', '$.columns[3].valueType', 'repeats entity field "amount"');
+    expectIssue(issues, 'schemas/forms/claim-report.json', '$.fields[2].type', 'repeats entity field "accidentDate"');
+    expectIssue(issues, 'schemas/forms/claim-report.json', '$.fields[2].pattern', 'repeats entity field "accidentDate"');
+    expectIssue(issues, 'schemas/forms/claim-report.json', '$.fields[3]', 'unknown field "claimNo"');
+    expectIssue(issues, 'schemas/details/order.json', '$.sections[0].fields[0].label', 'repeats entity field "orderNo"');
+    expectIssue(issues, 'schemas/entities/insure-record.json', '$.fields.batchId.entity', 'needs an existing entity');
+    expectIssue(issues, 'schemas/entities/insure-batch-row.json', '$.fields.name', 'unknown field reference "insured-person.nam"');
   });
 
   it('wrong types are reported with the JSON path', () => {
     const issues = mutate((f) => {
       f[R].routes[3].hidden = 'yes';
-      f['schemas/forms/insure-roster.json'].fields[2].columns[0].required = 1;
+      f['schemas/entities/roster-submit.json'].fields.rows.required = 1;
     });
     expectIssue(issues, R, '$.routes[3].hidden', 'must be a boolean');
-    expectIssue(issues, 'schemas/forms/insure-roster.json', '$.fields[2].columns[0].required', 'must be a boolean');
+    expectIssue(issues, 'schemas/entities/roster-submit.json', '$.fields.rows.required', 'must be a boolean');
   });
 
   it('JSON syntax errors are issues, not exceptions (loadSchemaFiles on a temp dir)', () => {
@@ -267,5 +291,34 @@ describe('toolbar actions that open a form in a dialog', () => {
       f['schemas/tables/bank-accounts.json'].toolbar[0].to = '/setting/account';
     });
     expectIssue(both, 'schemas/tables/bank-accounts.json', '$.toolbar[0]', 'only one of "to", "href" and "form"');
+  });
+});
+
+describe('editor support: schemas/meta/*.schema.json', () => {
+  it('every file names its meta schema in "$schema" and validates against it; mistakes are flagged', async () => {
+    const { Ajv } = await import('ajv');
+    const addFormats = (await import('ajv-formats')).default as unknown as (a: InstanceType<typeof Ajv>) => void;
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const metas = ['entity', 'table', 'form', 'detail'].map((k) => real[`schemas/meta/${k}.schema.json`] as object);
+    for (const m of metas) ajv.addSchema(m);
+    const dirs: Record<string, string> = { entities: 'entity', tables: 'table', forms: 'form', details: 'detail' };
+    let checked = 0;
+    for (const [file, data] of Object.entries(real)) {
+      const m = /^schemas\/(entities|tables|forms|details)\//.exec(file);
+      if (!m) continue;
+      const kind = dirs[m[1]];
+      expect((data as { $schema?: string }).$schema, file).toBe(`../meta/${kind}.schema.json`);
+      const validate = ajv.getSchema(`${kind}.schema.json`)!;
+      expect(validate(data), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(30);
+    const orders = structuredClone(real['schemas/tables/orders.json']) as any;
+    orders.columns[1] = { field: 'productName', title: '产品' };
+    expect(ajv.getSchema('table.schema.json')!(orders)).toBe(false);
+    const order = structuredClone(real['schemas/entities/order.json']) as any;
+    order.fields.amount.type = 'currency';
+    expect(ajv.getSchema('entity.schema.json')!(order)).toBe(false);
   });
 });

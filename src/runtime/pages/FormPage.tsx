@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, Input, Select, Space, Upload } from 'antd';
 import { message } from '../feedback';
 import { UploadOutlined } from '@ant-design/icons';
-import { createForm, type Form as FormilyForm } from '@formily/core';
+import { createForm, onFieldInputValueChange, onFormSubmitStart, type Form as FormilyForm } from '@formily/core';
 import { createSchemaField, useForm, observer as formilyObserver } from '@formily/react';
 import {
   ArrayTable,
@@ -18,7 +18,8 @@ import {
   Submit,
   Switch,
 } from '@formily/antd-v5';
-import type { FormSchema } from '../../schema/types';
+import type { FormField, FormSchema } from '../../schema/types';
+import { describeFieldPath } from '../../shared/entity/messages';
 import { api, ApiError } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
 import { csvToRows, PHONE_RE, type RosterColumn } from '../validators';
@@ -113,14 +114,25 @@ const SchemaField = createSchemaField({
   components: { FormItem, Input: FInput, Password, NumberPicker, DatePicker, Select: FSelect, Switch, ArrayTable, SmsCodeInput, RowsImport, RemoteSelect },
 });
 
-/** Checks the form's "confirm" field against the password typed before it. */
+/** Checks a confirmation input (confirmOf) against the field it repeats; returns the mismatching input. */
 function confirmMismatch(schema: FormSchema, values: Record<string, unknown>): string | undefined {
-  const confirm = schema.fields.find((f) => /^confirm/i.test(f.name));
-  if (!confirm) return undefined;
-  const pw = [...schema.fields].reverse().find((f) => f.type === 'password' && f !== confirm && schema.fields.indexOf(f) < schema.fields.indexOf(confirm));
-  if (pw && values[pw.name] !== values[confirm.name]) return confirm.name;
+  const confirm = schema.fields.find((f) => f.confirmOf);
+  if (confirm && values[confirm.confirmOf!] !== values[confirm.name]) return confirm.name;
   return undefined;
 }
+
+/** Label of a gateway field path: 'rows[0].name' → the roster column title, 'phone' → 手机号. */
+function labelLookup(fields: FormField[]) {
+  return (path: string): string | undefined => {
+    const m = /^(\w+)(?:\[\d+\]\.(\w+))?$/.exec(path);
+    if (!m) return undefined;
+    const f = fields.find((x) => x.name === m[1]);
+    return m[2] ? f?.columns?.find((c) => c.name === m[2])?.title : f?.title;
+  };
+}
+
+type ServerError = { field: string; message: string };
+type FieldLike = { address: { toString(): string }; selfErrors?: string[] };
 
 export interface FormPageProps {
   schema: FormSchema;
@@ -134,11 +146,38 @@ export interface FormPageProps {
 /** A page form rendered from a form schema with Formily; server field errors land on their fields. */
 export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
   const navigate = useNavigate();
-  const form = useMemo<FormilyForm>(() => createForm(), [schema]);
-  const formilySchema = useMemo(() => toFormilySchema(schema), [schema]);
-  const [serverErrors, setServerErrors] = useState<Array<{ field: string; message: string }>>([]);
+  const [serverErrors, setServerErrors] = useState<ServerError[]>([]);
   const [formError, setFormError] = useState<string>();
   const submitting = useRef(false);
+  const pending = useRef<ServerError[]>([]);
+  const form = useMemo<FormilyForm>(
+    () =>
+      createForm({
+        effects() {
+          // A gateway error sits on its field until the user edits that field.
+          onFieldInputValueChange('*', (field) => {
+            const path = (field as unknown as FieldLike).address.toString();
+            if (!pending.current.some((e) => toFormilyPath(e.field) === path)) return;
+            (field as unknown as FieldLike).selfErrors = [];
+            pending.current = pending.current.filter((e) => toFormilyPath(e.field) !== path);
+            setServerErrors(pending.current);
+            if (pending.current.length === 0) setFormError(undefined);
+          });
+          // Submitting again re-checks everything locally; stale gateway errors must not block it.
+          onFormSubmitStart((f) => {
+            for (const e of pending.current) {
+              f.setFieldState(toFormilyPath(e.field), (st) => {
+                (st as { selfErrors?: string[] }).selfErrors = [];
+              });
+            }
+            pending.current = [];
+          });
+        },
+      }),
+    [schema],
+  );
+  const formilySchema = useMemo(() => toFormilySchema(schema), [schema]);
+  const labelOf = useMemo(() => labelLookup(schema.fields), [schema]);
 
   const submit = async (values: Record<string, unknown>) => {
     if (submitting.current) return;
@@ -151,7 +190,8 @@ export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
       });
       return;
     }
-    const payload = Object.fromEntries(Object.entries(values).filter(([k]) => !/^confirm/i.test(k)));
+    const confirmOnly = new Set(schema.fields.filter((f) => f.confirmOf).map((f) => f.name));
+    const payload = Object.fromEntries(Object.entries(values).filter(([k]) => !confirmOnly.has(k)));
     submitting.current = true;
     try {
       const result = await (schema.submit.method === 'PUT' ? api.put(schema.submit.api, payload) : api.post(schema.submit.api, payload));
@@ -164,6 +204,7 @@ export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError('提交失败，请稍后重试', 0, -1);
       setFormError(err.message);
+      pending.current = err.fieldErrors;
       setServerErrors(err.fieldErrors);
       for (const fe of err.fieldErrors) {
         form.setFieldState(toFormilyPath(fe.field), (st) => {
@@ -189,7 +230,7 @@ export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
             serverErrors.length > 0 ? (
               <ul style={{ margin: 0, paddingLeft: 18 }}>
                 {serverErrors.slice(0, 20).map((x) => (
-                  <li key={`${x.field}:${x.message}`}>{`${x.field}：${x.message}`}</li>
+                  <li key={`${x.field}:${x.message}`}>{`${describeFieldPath(x.field, labelOf)}：${x.message}`}</li>
                 ))}
                 {serverErrors.length > 20 && <li>……共 {serverErrors.length} 处错误</li>}
               </ul>

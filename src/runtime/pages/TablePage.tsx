@@ -53,6 +53,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
         copyable: c.copyable,
         ellipsis: c.ellipsis,
         width: c.width,
+        fixed: c.fixed,
         render: c.link
           ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
           : c.valueType === 'boolean'

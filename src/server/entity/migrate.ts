@@ -1,0 +1,173 @@
+/**
+ * Schema migration driven by the entity files. Fixed DDL for the non-entity tables (users,
+ * businesses, memberships, tokens); then migration files (schemas/migrations/*.sql, each applied
+ * once and recorded in schema_migrations); then a diff of every stored entity against the live
+ * database (information_schema / pg_indexes) that applies only additive changes: new tables, new
+ * columns (nullable or with a default) and new indexes. Anything destructive is refused with a
+ * clear message and nothing is applied.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db, Queryable } from '../db.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
+import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf } from './ddl.ts';
+
+/** Tables that are not entities: accounts, businesses, memberships, sessions. */
+export const FIXED_DDL: string[] = [
+  `CREATE TABLE IF NOT EXISTS users (
+    id SERIAL PRIMARY KEY,
+    phone TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`,
+  `CREATE TABLE IF NOT EXISTS businesses (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    charge_form TEXT NOT NULL CHECK (charge_form IN ('prepaid','postpaid')),
+    service_packs TEXT[] NOT NULL DEFAULT '{}',
+    balance_cents BIGINT NOT NULL DEFAULT 0,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`,
+  `CREATE TABLE IF NOT EXISTS user_businesses (
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
+    user_type TEXT NOT NULL CHECK (user_type IN ('admin','operator')),
+    PRIMARY KEY (user_id, business_id)
+  )`,
+  `CREATE TABLE IF NOT EXISTS auth_tokens (
+    token_hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    family TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('access','refresh')),
+    expires_at TIMESTAMPTZ NOT NULL,
+    revoked_at TIMESTAMPTZ,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`,
+  `CREATE INDEX IF NOT EXISTS auth_tokens_family_idx ON auth_tokens (family)`,
+  `CREATE TABLE IF NOT EXISTS schema_migrations (
+    id TEXT PRIMARY KEY,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`,
+];
+
+export interface MigrationFile {
+  /** file name, e.g. 001-rename-order-foo.sql */
+  id: string;
+  sql: string;
+}
+
+export class MigrationRefused extends Error {
+  constructor(readonly problems: string[]) {
+    super(`数据库迁移被拒绝：\n${problems.join('\n')}`);
+    this.name = 'MigrationRefused';
+  }
+}
+
+export interface MigrateOptions {
+  entities: EntitySchema[];
+  /** directory with NNN-*.sql files (default: none) */
+  migrationsDir?: string;
+  /** migration files given directly (tests) */
+  migrations?: MigrationFile[];
+}
+
+export interface MigrateReport {
+  /** every statement applied, in order */
+  statements: string[];
+  /** migration files applied in this run */
+  migrationsApplied: string[];
+}
+
+/** Reads schemas/migrations/*.sql in name order; a missing directory means no migrations. */
+export function readMigrationFiles(dir: string): MigrationFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.sql')).sort();
+  } catch {
+    return [];
+  }
+  return names.map((id) => ({ id, sql: readFileSync(join(dir, id), 'utf8') }));
+}
+
+/** Splits a migration file into statements (one per `;` at the end of a line; no procedural bodies). */
+export function splitSql(sql: string): string[] {
+  return sql
+    .replace(/^\s*--.*$/gm, '')
+    .split(/;\s*$/m)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+interface LiveColumn {
+  table_name: string;
+  column_name: string;
+  data_type: string;
+}
+
+/** The additive plan for the entities, or the list of refused (destructive) differences. */
+export async function planEntityChanges(q: Queryable, entities: EntitySchema[]): Promise<{ statements: string[]; problems: string[] }> {
+  const cols = await q.query<LiveColumn>(
+    `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()`,
+  );
+  const idx = await q.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`);
+  const liveIdx = new Set(idx.map((i) => i.indexname));
+  const live = new Map<string, Map<string, string>>();
+  for (const c of cols) {
+    if (!live.has(c.table_name)) live.set(c.table_name, new Map());
+    live.get(c.table_name)!.set(c.column_name, c.data_type);
+  }
+  const byName = Object.fromEntries(entities.map((e) => [e.name, e]));
+  const statements: string[] = [];
+  const problems: string[] = [];
+  const hint = '破坏性变更需要迁移文件 schemas/migrations/NNN-*.sql';
+  for (const e of creationOrder(entities)) {
+    const t = tableOf(e);
+    const liveCols = live.get(t);
+    if (!liveCols) {
+      statements.push(createTableSql(e, byName));
+    } else {
+      const expected = new Map(Object.entries(e.fields).map(([k, f]) => [columnOf(k, f), { key: k, f }]));
+      for (const [col, type] of liveCols) {
+        if (col === 'id' || col === 'business_id') continue;
+        const want = expected.get(col);
+        if (!want) {
+          problems.push(`实体 ${e.name} 的字段 ${col} 在数据库中存在但 schema 中已删除：${hint}`);
+        } else if (infoSchemaType(sqlType(want.f)) !== type) {
+          problems.push(`实体 ${e.name} 的字段 ${want.key} 类型由 ${type} 变为 ${sqlType(want.f).toLowerCase()}：${hint}`);
+        }
+      }
+      for (const [col, { key, f }] of expected) {
+        if (!liveCols.has(col)) statements.push(`ALTER TABLE ${t} ADD COLUMN ${columnDef(key, f, byName, true)}`);
+      }
+    }
+    for (const i of indexesFor(e)) if (!liveIdx.has(i.name)) statements.push(i.sql);
+  }
+  return { statements, problems };
+}
+
+/**
+ * Brings the database up to the entity schemas. Idempotent; safe to call at every start-up.
+ * Throws MigrationRefused (nothing applied) when an entity would need a destructive change.
+ */
+export async function migrateEntities(db: Db, opts: MigrateOptions): Promise<MigrateReport> {
+  const report: MigrateReport = { statements: [], migrationsApplied: [] };
+  for (const sql of FIXED_DDL) await db.query(sql);
+  const files = [...(opts.migrations ?? []), ...(opts.migrationsDir ? readMigrationFiles(opts.migrationsDir) : [])];
+  const done = new Set((await db.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id));
+  for (const m of files.sort((a, b) => a.id.localeCompare(b.id))) {
+    if (done.has(m.id)) continue;
+    await db.tx(async (tx) => {
+      for (const s of splitSql(m.sql)) await tx.query(s);
+      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [m.id]);
+    });
+    report.migrationsApplied.push(m.id);
+  }
+  const stored = opts.entities.filter((e) => e.storage !== false);
+  const plan = await planEntityChanges(db, stored);
+  if (plan.problems.length) throw new MigrationRefused(plan.problems);
+  await db.tx(async (tx) => {
+    for (const s of plan.statements) await tx.query(s);
+  });
+  report.statements = plan.statements;
+  return report;
+}

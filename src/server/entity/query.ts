@@ -1,0 +1,199 @@
+/**
+ * Business-scoped, parameterised reads of entity tables: list (filters from `search` fields,
+ * sorting on `sort` fields, paging, masking) and detail by id. Only column names derived from
+ * the entity schema ever reach SQL text; user input always travels as parameters.
+ */
+import type { Queryable } from '../db.ts';
+import { isBoundedDate } from '../../shared/entity/rules.ts';
+import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
+import { columnOf, tableOf } from './ddl.ts';
+
+export class QueryError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QueryError';
+  }
+}
+
+const MASKS = { idCard: maskIdCard, phone: maskPhone, bankAccount: maskAccountNo } as const;
+
+function selectExpr(key: string, f: FieldSchema): string {
+  const c = columnOf(key, f);
+  switch (f.type) {
+    case 'money':
+      return `(${c}::float8 / 100)`;
+    case 'date':
+      return `to_char(${c}, 'YYYY-MM-DD')`;
+    case 'datetime':
+      return `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+    default:
+      return c;
+  }
+}
+
+/** SELECT list exposing every field under its schema key. */
+export function selectList(e: EntitySchema): string {
+  return ['id AS "id"', ...Object.entries(e.fields).map(([k, f]) => `${selectExpr(k, f)} AS "${k}"`)].join(', ');
+}
+
+export function applyMasks(e: EntitySchema, row: Record<string, unknown>): Record<string, unknown> {
+  for (const [k, f] of Object.entries(e.fields)) {
+    if (f.mask && typeof row[k] === 'string') row[k] = MASKS[f.mask](row[k] as string);
+  }
+  return row;
+}
+
+const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+function positiveInt(v: string | undefined, def: number, max: number): number {
+  if (v === undefined || v === '') return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) return def;
+  return Math.min(n, max);
+}
+
+export type ListQuery = Record<string, string | undefined>;
+
+export interface ListResult {
+  list: Record<string, unknown>[];
+  total: number;
+  current: number;
+  pageSize: number;
+}
+
+type Param = (v: unknown) => string;
+
+function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string {
+  const c = columnOf(key, f);
+  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  switch (f.type) {
+    case 'enum':
+      for (const v of values) {
+        if (!f.options?.some((o) => o.value === v)) throw new QueryError(key, `筛选条件“${f.label}”的取值 ${v} 无效`);
+      }
+      return `${c} = ANY(${p(values)}::text[])`;
+    case 'boolean':
+      if (raw !== 'true' && raw !== 'false') throw new QueryError(key, `筛选条件“${f.label}”只能为 true 或 false`);
+      return `${c} = ${p(raw === 'true')}`;
+    case 'integer':
+    case 'ref': {
+      const nums = values.map(Number);
+      if (!nums.length || nums.some((n) => !Number.isInteger(n) || Math.abs(n) > 2147483647)) {
+        throw new QueryError(key, `筛选条件“${f.label}”必须为整数`);
+      }
+      return `${c} = ANY(${p(nums)}::int[])`;
+    }
+    default:
+      // Masked values can only be matched by their exact full value (case-insensitive for ID numbers).
+      return f.type === 'idCard' ? `upper(${c}) = upper(${p(raw)})` : `${c} = ${p(raw)}`;
+  }
+}
+
+function rangeFilter(key: string, f: FieldSchema, raw: string, p: Param): string[] {
+  const [fromRaw = '', toRaw = ''] = raw.split(',').map((s) => s.trim());
+  if (f.type === 'money' || f.type === 'integer') {
+    const nums = [fromRaw, toRaw].map((s) => (s === '' ? undefined : Number(s)));
+    if (nums.some((n) => n !== undefined && !Number.isFinite(n))) {
+      throw new QueryError(key, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
+    }
+    const scale = (n: number) => (f.type === 'money' ? Math.round(n * 100) : n);
+    const out: string[] = [];
+    if (nums[0] !== undefined) out.push(`${columnOf(key, f)} >= ${p(scale(nums[0]))}`);
+    if (nums[1] !== undefined) out.push(`${columnOf(key, f)} <= ${p(scale(nums[1]))}`);
+    return out;
+  }
+  const from = fromRaw.slice(0, 10);
+  const to = toRaw.slice(0, 10);
+  for (const d of [from, to]) {
+    if (d && !isBoundedDate(d)) {
+      throw new QueryError(key, `“${f.label}”的日期范围格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31`);
+    }
+  }
+  const c = columnOf(key, f);
+  const out: string[] = [];
+  if (f.type === 'date') {
+    if (from) out.push(`${c} >= ${p(from)}::date`);
+    if (to) out.push(`${c} <= ${p(to)}::date`);
+  } else {
+    if (from) out.push(`${c} >= (${p(from)}::date)::timestamp AT TIME ZONE 'UTC'`);
+    if (to) out.push(`${c} < ((${p(to)}::date + 1)::timestamp AT TIME ZONE 'UTC')`);
+  }
+  return out;
+}
+
+/** WHERE clauses for the query's filters on `search` fields. */
+function filters(e: EntitySchema, q: ListQuery, p: Param): string[] {
+  const where: string[] = [];
+  for (const [key, f] of Object.entries(e.fields)) {
+    if (!f.search) continue;
+    const raw = (q[key] ?? (f.search === 'range' ? q[`${key}Range`] : undefined))?.trim();
+    if (!raw) continue;
+    if (f.search === 'contains' && !f.mask) where.push(`${columnOf(key, f)} ILIKE ${p(`%${escapeLike(raw)}%`)}`);
+    else if (f.search === 'range') where.push(...rangeFilter(key, f, raw, p));
+    else where.push(exactFilter(key, f, raw, p));
+  }
+  return where;
+}
+
+function orderBy(e: EntitySchema, q: ListQuery): string {
+  const field = q.sortField?.trim();
+  const order = q.sortOrder?.trim();
+  if (order && order !== 'ascend' && order !== 'descend') throw new QueryError('sortOrder', '排序方向只能为 ascend 或 descend');
+  let col = 'id';
+  let dir = order;
+  if (field && field !== 'id') {
+    const f = e.fields[field];
+    if (!f || !f.sort) throw new QueryError('sortField', `不支持按“${f?.label ?? field}”排序`);
+    col = columnOf(field, f);
+  } else if (!field) {
+    const ds = e.defaultSort ?? { field: 'id', order: 'descend' };
+    const f = e.fields[ds.field];
+    col = f ? columnOf(ds.field, f) : 'id';
+    dir = dir ?? ds.order;
+  }
+  const sql = dir === 'ascend' ? 'ASC' : 'DESC';
+  return col === 'id' ? `id ${sql}` : `${col} ${sql} NULLS LAST, id ${sql}`;
+}
+
+/** One page of an entity's rows for a business. */
+export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery): Promise<ListResult> {
+  const params: unknown[] = [businessId];
+  const p: Param = (v) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where = ['business_id = $1', ...filters(e, q, p)].join(' AND ');
+  const order = orderBy(e, q);
+  const current = positiveInt(q.current, 1, 1_000_000);
+  const pageSize = positiveInt(q.pageSize, 20, 100);
+  const t = tableOf(e);
+  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t} WHERE ${where}`, params);
+  const limit = p(pageSize);
+  const offset = p((current - 1) * pageSize);
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${selectList(e)} FROM ${t} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+    params,
+  );
+  return { list: rows.map((r) => applyMasks(e, r)), total: n, current, pageSize };
+}
+
+/** One row by id within the business, or null. */
+export async function getRow(
+  db: Queryable,
+  e: EntitySchema,
+  businessId: string,
+  id: number,
+  opts: { unmasked?: boolean } = {},
+): Promise<Record<string, unknown> | null> {
+  if (!Number.isInteger(id) || id < 1 || id > 2147483647) return null;
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${selectList(e)} FROM ${tableOf(e)} WHERE business_id = $1 AND id = $2`,
+    [businessId, id],
+  );
+  if (!rows[0]) return null;
+  return opts.unmasked ? rows[0] : applyMasks(e, rows[0]);
+}

@@ -1,0 +1,157 @@
+/**
+ * The entity schema format (schemas/entities/<name>.json). One file per business entity; the
+ * gateway derives tables, queries and input checks from it, the browser derives columns, form
+ * inputs and validators. See docs/entity-schema.md.
+ */
+
+export type EntityFieldType =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'money'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'enum'
+  | 'phone'
+  | 'idCard'
+  | 'email'
+  | 'taxNo'
+  | 'bankAccount'
+  | 'password'
+  | 'smsCode'
+  | 'array'
+  | 'ref';
+
+export const ENTITY_FIELD_TYPES: readonly EntityFieldType[] = [
+  'string',
+  'text',
+  'integer',
+  'money',
+  'boolean',
+  'date',
+  'datetime',
+  'enum',
+  'phone',
+  'idCard',
+  'email',
+  'taxNo',
+  'bankAccount',
+  'password',
+  'smsCode',
+  'array',
+  'ref',
+];
+
+/** Field types whose value is a string in JSON. */
+export const STRING_TYPES: readonly EntityFieldType[] = [
+  'string',
+  'text',
+  'date',
+  'datetime',
+  'enum',
+  'phone',
+  'idCard',
+  'email',
+  'taxNo',
+  'bankAccount',
+  'password',
+  'smsCode',
+];
+
+export type OptionStatus = 'Default' | 'Success' | 'Processing' | 'Error' | 'Warning';
+
+export interface FieldOption {
+  value: string;
+  label: string;
+  status?: OptionStatus;
+}
+
+export type SearchMode = false | 'exact' | 'contains' | 'range';
+export type MaskKind = 'idCard' | 'phone' | 'bankAccount';
+
+/** Rule names, in the order they are checked (the first failing rule gives the message). */
+export const RULE_ORDER = [
+  'required',
+  'type',
+  'minLength',
+  'maxLength',
+  'format',
+  'pattern',
+  'enum',
+  'min',
+  'max',
+  'precision',
+  'minDate',
+  'maxDate',
+  'minItems',
+  'maxItems',
+  'unique',
+] as const;
+export type RuleName = (typeof RULE_ORDER)[number];
+
+/** Items of an array field: a scalar type name, inline object fields, or an entity's input fields. */
+export type ArrayItems = EntityFieldType | { fields: Record<string, FieldSchema> } | { entity: string; omit?: string[] };
+
+export interface FieldSchema {
+  type: EntityFieldType;
+  label: string;
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  pattern?: string;
+  patternMessage?: string;
+  minItems?: number;
+  maxItems?: number;
+  /** date bounds: YYYY-MM-DD, "today", "today+30", "today-365" */
+  minDate?: string;
+  maxDate?: string;
+  options?: FieldOption[];
+  items?: ArrayItems;
+  /** for type ref: the referenced entity name */
+  entity?: string;
+  /** true = unique per business (stored rows) or within the array (array item fields) */
+  unique?: boolean;
+  mask?: MaskKind;
+  readOnly?: boolean;
+  /** a literal, or "now" (datetime/date), or "serial:PREFIX" (server-generated number) */
+  default?: unknown;
+  column?: string;
+  search?: SearchMode;
+  sort?: boolean;
+  messages?: Partial<Record<RuleName, string>>;
+  description?: string;
+  example?: unknown;
+}
+
+export interface EntityOperations {
+  list?: boolean;
+  read?: boolean;
+  create?: boolean;
+  update?: boolean;
+  delete?: boolean;
+}
+
+export interface EntitySchema {
+  $schema?: string;
+  name: string;
+  label: string;
+  /** false = input-only payload (not stored, no table, no REST collection) */
+  storage?: boolean;
+  table?: string;
+  api?: string;
+  scope?: 'business';
+  defaultSort?: { field: string; order: 'ascend' | 'descend' };
+  operations?: EntityOperations;
+  fields: Record<string, FieldSchema>;
+  description?: string;
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export const isStored = (e: EntitySchema): boolean => e.storage !== false;

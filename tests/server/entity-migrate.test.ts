@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import type { Db } from '../../src/server/db.ts';
+import { loadSchemaFiles } from '../../src/schema/load-node.ts';
+import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
+import type { EntitySchema } from '../../src/shared/entity/types.ts';
+import { indexesFor, tableOf } from '../../src/server/entity/ddl.ts';
+import { migrateEntities, MigrationRefused } from '../../src/server/entity/migrate.ts';
+import { MIGRATIONS as LEGACY_MIGRATIONS } from '../../src/server/migrate.ts';
+import { openTestDb } from './entity-helpers.ts';
+
+const files = loadSchemaFiles(resolve(__dirname, '../..')).files;
+const entities = (): EntitySchema[] => structuredClone(Object.values(buildEntityRegistry(files).entities));
+const stored = (list: EntitySchema[]) => list.filter((e) => e.storage !== false);
+const patch = (list: EntitySchema[], name: string, fn: (e: EntitySchema) => void) => {
+  fn(list.find((e) => e.name === name)!);
+  return list;
+};
+
+async function columns(db: Db, table: string): Promise<Record<string, string>> {
+  const rows = await db.query<{ column_name: string; data_type: string }>(
+    `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
+    [table],
+  );
+  return Object.fromEntries(rows.map((r) => [r.column_name, r.data_type]));
+}
+
+async function indexNames(db: Db): Promise<Set<string>> {
+  const rows = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`);
+  return new Set(rows.map((r) => r.indexname));
+}
+
+const targets: Array<[string, string | undefined]> = [['PGlite', undefined]];
+if (process.env.TEST_DATABASE_URL) targets.push(['PostgreSQL', process.env.TEST_DATABASE_URL]);
+
+describe.each(targets)('entity migrate on %s', (_name, url) => {
+  let db: Db | undefined;
+  afterEach(async () => {
+    await db?.close();
+    db = undefined;
+  });
+
+  it('creates every table and index on a fresh database, and is idempotent', async () => {
+    db = await openTestDb(url);
+    const list = entities();
+    const first = await migrateEntities(db, { entities: list });
+    expect(first.statements.length).toBeGreaterThan(10);
+    const idx = await indexNames(db);
+    for (const e of stored(list)) {
+      const cols = await columns(db, tableOf(e));
+      expect(Object.keys(cols), e.name).toEqual(expect.arrayContaining(['id', 'business_id']));
+      for (const i of indexesFor(e)) expect(idx.has(i.name), i.name).toBe(true);
+    }
+    expect((await columns(db, 'orders')).amount_cents).toBe('bigint');
+    expect((await columns(db, 'invoices')).order_nos).toBe('ARRAY');
+    expect((await columns(db, 'claims')).accident_date).toBe('date');
+    expect(idx.has('orders_order_no_uniq')).toBe(true);
+    expect(idx.has('orders_amount_cents_sort_idx')).toBe(true);
+    expect(idx.has('insured_persons_name_idx')).toBe(true);
+    expect((await migrateEntities(db, { entities: list })).statements).toEqual([]);
+  });
+
+  it('upgrades a database created by the hand-written gateway DDL without refusing anything', async () => {
+    db = await openTestDb(url);
+    for (const sql of LEGACY_MIGRATIONS) await db.query(sql);
+    const report = await migrateEntities(db, { entities: entities() });
+    expect(report.statements.some((s) => s.startsWith('CREATE TABLE IF NOT EXISTS insure_batch_rows'))).toBe(true);
+    expect(report.statements.filter((s) => s.startsWith('ALTER TABLE'))).toEqual([]);
+  });
+
+  it('adds a new field as a column with its index on the next migrate', async () => {
+    db = await openTestDb(url);
+    await migrateEntities(db, { entities: entities() });
+    const next = patch(entities(), 'insured-person', (e) => {
+      e.fields.employeeNo = { type: 'string', label: '工号', maxLength: 20, search: 'contains' };
+      e.fields.level = { type: 'enum', label: '等级', default: 'A', options: [{ value: 'A', label: 'A' }] };
+    });
+    const report = await migrateEntities(db, { entities: next });
+    expect(report.statements).toContain('ALTER TABLE insured_persons ADD COLUMN employee_no TEXT');
+    expect(report.statements).toContain(`ALTER TABLE insured_persons ADD COLUMN level TEXT NOT NULL DEFAULT 'A' CHECK (level IN ('A'))`);
+    expect((await columns(db, 'insured_persons')).employee_no).toBe('text');
+    expect((await indexNames(db)).has('insured_persons_employee_no_idx')).toBe(true);
+  });
+
+  it('refuses a removed field or a type change with a clear message and applies nothing', async () => {
+    db = await openTestDb(url);
+    await migrateEntities(db, { entities: entities() });
+    const removed = patch(entities(), 'order', (e) => {
+      delete e.fields.productName;
+    });
+    patch(removed, 'insured-person', (e) => {
+      e.fields.employeeNo = { type: 'string', label: '工号', search: 'contains' };
+    });
+    const err = await migrateEntities(db, { entities: removed }).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(MigrationRefused);
+    expect((err as MigrationRefused).problems).toEqual([
+      '实体 order 的字段 product_name 在数据库中存在但 schema 中已删除：破坏性变更需要迁移文件 schemas/migrations/NNN-*.sql',
+    ]);
+    expect((await columns(db, 'insured_persons')).employee_no).toBeUndefined();
+
+    const retyped = patch(entities(), 'claim', (e) => {
+      e.fields.amount = { ...e.fields.amount, type: 'string' };
+    });
+    const err2 = (await migrateEntities(db, { entities: retyped }).catch((x: unknown) => x)) as MigrationRefused;
+    expect(err2.message).toContain('实体 claim 的字段 amount 类型由 bigint 变为 text：破坏性变更需要迁移文件');
+  });
+
+  it('a migration file handles the destructive change and is applied once', async () => {
+    db = await openTestDb(url);
+    await migrateEntities(db, { entities: entities() });
+    const removed = patch(entities(), 'order', (e) => {
+      delete e.fields.productName;
+    });
+    const migrations = [{ id: '001-drop-order-product-name.sql', sql: '-- product name moves to the order items\nALTER TABLE orders DROP COLUMN product_name;\n' }];
+    const r1 = await migrateEntities(db, { entities: removed, migrations });
+    expect(r1.migrationsApplied).toEqual(['001-drop-order-product-name.sql']);
+    expect((await columns(db, 'orders')).product_name).toBeUndefined();
+    const r2 = await migrateEntities(db, { entities: removed, migrations });
+    expect(r2.migrationsApplied).toEqual([]);
+    expect(await db.query('SELECT id FROM schema_migrations')).toEqual([{ id: '001-drop-order-product-name.sql' }]);
+  });
+});
