@@ -129,12 +129,14 @@ export interface FormPageProps {
   /** Renders without the Card frame (sign-in pages). */
   bare?: boolean;
   extra?: React.ReactNode;
+  /** Values the form starts with (e.g. the order or invoice a route param names). */
+  initialValues?: Record<string, unknown>;
 }
 
 /** A page form rendered from a form schema with Formily; server field errors land on their fields. */
-export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
+export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: FormPageProps) {
   const navigate = useNavigate();
-  const form = useMemo<FormilyForm>(() => createForm(), [schema]);
+  const form = useMemo<FormilyForm>(() => createForm({ initialValues }), [schema, initialValues]);
   const formilySchema = useMemo(() => toFormilySchema(schema), [schema]);
   const [serverErrors, setServerErrors] = useState<Array<{ field: string; message: string }>>([]);
   const [formError, setFormError] = useState<string>();
