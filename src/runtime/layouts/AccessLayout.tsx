@@ -12,7 +12,8 @@ import { servicePackLabel } from '../../shared/labels';
 /** Where a signed-out visitor (or one without a chosen business) is sent: sign-in, keeping the target. */
 export function signInUrl(target: string, step?: 'business'): string {
   const q = new URLSearchParams();
-  if (target && target !== '/') q.set('redirect', target);
+  // The default landing is where sign-in goes anyway: no need to carry it.
+  if (target && target !== '/' && target !== routesFile.defaultPath) q.set('redirect', target);
   if (step) q.set('step', step);
   const s = q.toString();
   return `/login/index${s ? `?${s}` : ''}`;
