@@ -30,7 +30,7 @@ describe('console under a base path', () => {
     await signInToFirstBusiness(page, `${origin}/console`);
     expect(new URL(page.url()).pathname).toBe('/console/mine/home');
     // The workbench has no side menu; its section links lead into the menu layout.
-    await page.getByTestId('section-links').getByText('签约投保').click();
+    await page.getByTestId('section-links').first().getByText('签约投保').click();
     await page.waitForURL(/\/console\/main\/online-insurance\/form-insurance\/upload-insurance-confidence$/);
     await page.locator('.ant-pro-sider a[href], .ant-layout-sider a[href]').first().waitFor();
     const hrefs = await page.locator('.ant-pro-sider a[href], .ant-layout-sider a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));

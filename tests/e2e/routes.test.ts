@@ -156,6 +156,22 @@ describe('every route of the specification in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows the brand in both nav modes, and the workbench without the side menu', async () => {
+    await page.goto(`${baseUrl}${CM}/order-manage`);
+    await page.getByTestId('brand').first().waitFor();
+    await page.getByTestId('account-menu').hover();
+    await page.getByText('切换为顶部导航').click();
+    await expect.poll(() => page.getByTestId('brand').first().isVisible()).toBe(true);
+    expect(await page.locator('.ant-pro-sider').count()).toBe(0);
+    await page.getByTestId('account-menu').hover();
+    await page.getByText('切换为侧边导航').click();
+    await page.locator('.ant-pro-sider').first().waitFor();
+    await page.goto(`${baseUrl}/mine/home`);
+    await page.getByTestId('section-links').first().waitFor();
+    expect(await page.locator('.ant-pro-sider, .ant-layout-sider').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('brand').first().isVisible()).toBe(true);
+  });
+
   it('a remembered business is entered directly at the next sign-in', async () => {
     const other = await browser.newContext();
     const fresh = await other.newPage();

@@ -1,5 +1,6 @@
 import { Dropdown, Space, Tag } from 'antd';
 import { DownOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router-dom';
 import { observer } from 'mobx-react-lite';
 import { api } from '../../services/request';
@@ -59,9 +60,10 @@ export function useLogout() {
     } catch {
       /* signing out locally is what matters */
     }
+    // Leave the guarded page first (rendered at once), so the sign-in guard does not add ?redirect= for it.
+    flushSync(() => navigate('/login/index', { replace: true }));
     stores.logout();
     message.success('已退出登录');
-    navigate('/login/index', { replace: true });
   };
 }
 

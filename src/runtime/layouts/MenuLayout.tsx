@@ -45,8 +45,9 @@ export const MenuLayout = observer(function MenuLayout() {
       title={false}
       pageTitleRender={false}
       logo={false}
-      menuHeaderRender={false}
-      // The brand is rendered in the header in both nav modes ('mix' = side menu, 'top' = top menu).
+      // The brand is in the header in both nav modes: 'mix' (side menu) renders headerTitleRender,
+      // 'top' (top menu) renders menuHeaderRender there instead.
+      menuHeaderRender={nav.menuType === 'horizontal' ? () => <Brand /> : false}
       headerTitleRender={() => <Brand />}
       layout={nav.menuType === 'horizontal' ? 'top' : 'mix'}
       splitMenus={false}
