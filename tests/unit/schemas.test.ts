@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import Ajv from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSchemaFiles, validateSchemaDir } from '../../src/schema/load-node';
 import { buildPath, fillPath, findRoute, flattenRoutes, matchRoute, templateTargetsRoute } from '../../src/schema/routes';
@@ -322,5 +324,21 @@ describe('toolbar actions that open a form in a dialog', () => {
       f['schemas/tables/bank-accounts.json'].toolbar[0].to = '/account/account-center/account-center/basic-setting';
     });
     expectIssue(both, 'schemas/tables/bank-accounts.json', '$.toolbar[0]', 'only one of "to", "href" and "form"');
+  });
+});
+
+describe('routes.json against its JSON Schema (schemas/meta/routes.schema.json)', () => {
+  const meta = JSON.parse(readFileSync(join(ROOT, 'schemas/meta/routes.schema.json'), 'utf8')) as object;
+  const validate = new Ajv({ allErrors: true }).compile(meta);
+
+  it('the real routes file conforms and points at its schema', () => {
+    expect(routesFile.$schema).toBe('./meta/routes.schema.json');
+    expect(validate(routesFile), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('refuses keys outside the route entry format', () => {
+    const bad = structuredClone(routesFile) as unknown as { routes: Array<Record<string, unknown>> };
+    bad.routes[3].hidden = true;
+    expect(validate(bad)).toBe(false);
   });
 });
