@@ -19,6 +19,15 @@ export function denialFor(route: RouteNode, ctx: AccessContext): AccessDenial | 
   return null;
 }
 
+/** The first denial along a trail of nodes (a group's requirement applies to all its children). */
+export function denialForTrail(trail: RouteNode[], ctx: AccessContext): AccessDenial | null {
+  for (const n of trail) {
+    const d = denialFor(n, ctx);
+    if (d) return d;
+  }
+  return null;
+}
+
 export function canAccess(route: RouteNode, ctx: AccessContext): boolean {
   return denialFor(route, ctx) === null;
 }

@@ -1,5 +1,6 @@
 import type { RouteNode } from '../schema/types';
 import { canAccess, type AccessContext } from './access';
+import { trailFor } from './nav/tree';
 
 /** One ProLayout menu entry (icon is resolved to a React node by the layout). */
 export interface MenuEntry {
@@ -18,7 +19,7 @@ export interface MenuEntry {
 export function buildMenu(routes: RouteNode[], ctx: AccessContext): MenuEntry[] {
   const out: MenuEntry[] = [];
   for (const r of routes) {
-    if (r.hidden || r.public || r.navStyle === 'none' || !canAccess(r, ctx)) continue;
+    if (r.hide || r.public || r.navStyle === 'none' || !canAccess(r, ctx)) continue;
     if (r.childRoutes && r.childRoutes.length > 0) {
       const children = buildMenu(r.childRoutes, ctx);
       if (children.length === 0) continue;
@@ -32,20 +33,20 @@ export function buildMenu(routes: RouteNode[], ctx: AccessContext): MenuEntry[] 
 
 /** Menu keys of the groups that contain `pathname` (for the menu's openKeys). */
 export function openKeysFor(routes: RouteNode[], pathname: string): string[] {
-  const keys: string[] = [];
-  const walk = (list: RouteNode[], trail: string[]): boolean => {
-    for (const r of list) {
-      if (r.childRoutes?.length) {
-        if (walk(r.childRoutes, [...trail, r.path])) return true;
-      } else if (r.path === pathname) {
-        keys.push(...trail);
-        return true;
-      }
-    }
-    return false;
-  };
-  walk(routes, []);
-  return keys;
+  return trailFor(routes, pathname)
+    .filter((n) => n.childRoutes?.length)
+    .map((n) => n.path);
+}
+
+/** Menu key to highlight: the page itself, or for a hidden page (a detail) the nearest shown sibling list. */
+export function selectedKeyFor(routes: RouteNode[], pathname: string): string | undefined {
+  const trail = trailFor(routes, pathname);
+  const leaf = trail[trail.length - 1];
+  if (!leaf) return undefined;
+  if (!leaf.hide) return leaf.path;
+  const parent = trail[trail.length - 2];
+  const shown = parent?.childRoutes?.filter((c) => !c.hide && !c.childRoutes && leaf.path.startsWith(`${c.path}/`));
+  return shown?.[0]?.path;
 }
 
 /** Browser tab title: the page title followed by the brand suffix. */

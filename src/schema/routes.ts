@@ -32,19 +32,24 @@ export function allRoutes(routes: RouteNode[]): RouteNode[] {
   return out;
 }
 
+/** Path segments without query or hash; a trailing '?' (optional-param marker ':id?') is kept. */
 function splitPath(p: string): string[] {
-  const clean = p.split(/[?#]/)[0];
+  const clean = p.replace(/#.*$/, '').replace(/\?(?=.).*$/, '');
   return clean.split('/').filter((s) => s.length > 0);
 }
 
+const isOptional = (seg: string) => seg.startsWith(':') && seg.endsWith('?');
+const paramName = (seg: string) => seg.slice(1).replace(/\?$/, '');
+
 /**
  * Match a route pattern such as '/order/detail/:id' against a concrete pathname.
- * Returns the params ({ id: '42' }) or null when it does not match. Trailing slashes are ignored;
- * a query string or hash on the pathname is ignored.
+ * Returns the params ({ id: '42' }) or null when it does not match. A last segment ':id?' is optional.
+ * Trailing slashes are ignored; a query string or hash on the pathname is ignored.
  */
 export function matchRoute(pattern: string, pathname: string): Record<string, string> | null {
-  const ps = splitPath(pattern);
+  let ps = splitPath(pattern);
   const xs = splitPath(pathname);
+  if (ps.length > 0 && isOptional(ps[ps.length - 1]) && xs.length === ps.length - 1) ps = ps.slice(0, -1);
   if (ps.length !== xs.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < ps.length; i++) {
@@ -53,9 +58,9 @@ export function matchRoute(pattern: string, pathname: string): Record<string, st
     if (p.startsWith(':')) {
       if (!x) return null;
       try {
-        params[p.slice(1)] = decodeURIComponent(x);
+        params[paramName(p)] = decodeURIComponent(x);
       } catch {
-        params[p.slice(1)] = x;
+        params[paramName(p)] = x;
       }
     } else if (p !== x) {
       return null;
@@ -67,17 +72,33 @@ export function matchRoute(pattern: string, pathname: string): Record<string, st
 /**
  * True when a link template (e.g. '/order/detail/:id' or '/invoice/apply') can lead to the route
  * pattern: literal segments must be equal, a route param matches any segment, and a
- * ':placeholder' segment in the template only matches a route param.
+ * ':placeholder' segment in the template only matches a route param. An optional last route
+ * segment may be left out.
  */
 export function templateTargetsRoute(template: string, pattern: string): boolean {
   const ts = splitPath(template);
-  const ps = splitPath(pattern);
+  let ps = splitPath(pattern);
+  if (ps.length > 0 && isOptional(ps[ps.length - 1]) && ts.length === ps.length - 1) ps = ps.slice(0, -1);
   if (ts.length !== ps.length) return false;
   return ps.every((p, i) => {
     const t = ts[i];
     if (p.startsWith(':')) return t.length > 0;
     return !t.startsWith(':') && t === p;
   });
+}
+
+/** Builds a concrete path from a pattern and params: '/x/:id?' with {} gives '/x', with {id:'7'} '/x/7'. */
+export function buildPath(pattern: string, params: Record<string, string | undefined>): string {
+  const segs = splitPath(pattern).flatMap((seg) => {
+    if (!seg.startsWith(':')) return [seg];
+    const v = params[paramName(seg)];
+    if (v === undefined || v === '') {
+      if (isOptional(seg)) return [];
+      throw new Error(`buildPath: missing param ${paramName(seg)} for ${pattern}`);
+    }
+    return [encodeURIComponent(v)];
+  });
+  return `/${segs.join('/')}`;
 }
 
 /** Fill ':field' placeholders in a link template from a record, e.g. ('/order/detail/:id', {id: 7}). */

@@ -13,24 +13,58 @@ export const PAGE_KIND_DIRS: Record<PageKind, string> = {
   detail: 'details',
 };
 
-export interface RoutePage {
+/** A route rendered by one schema file of the generic pages. */
+export interface SchemaRoutePage {
   kind: PageKind;
   /** file name without .json under schemas/<kind>s/ */
   schema: string;
 }
 
+/** A schema file a custom page renders as part of itself (e.g. a table inside a tab). */
+export type SchemaRef = SchemaRoutePage;
+
+/**
+ * A route rendered by a hand-written page component (src/runtime/pages/custom/registry.ts), for pages
+ * that need more than one schema or data the generic pages can't show. `schemas` names the schema
+ * files it renders so the validator knows they are in use.
+ */
+export interface CustomRoutePage {
+  kind: 'custom';
+  /** key in CUSTOM_PAGES */
+  component: string;
+  schemas?: SchemaRef[];
+}
+
+export type RoutePage = SchemaRoutePage | CustomRoutePage;
+export type RoutePageKind = RoutePage['kind'];
+
 export type UserType = 'admin' | 'operator';
 export type NavStyle = 'inline' | 'horizontal' | 'none';
 
+/** Layout groups of the spec; a top-level route names the one it renders in (children inherit it). */
+export type LayoutGroup = 'basic' | 'menu' | 'mine';
+export const LAYOUT_GROUPS: readonly LayoutGroup[] = ['basic', 'menu', 'mine'];
+
+/**
+ * One route entry. The spec's keys are key, title, icon, path, hide, needServicePack, servicePackName,
+ * userType, navStyle, href, childRoutes. Three more are kept because the console is schema-driven and
+ * the spec's keys cannot express them:
+ * - `page`: which schema (or custom component) renders the route — the spec's entries point at code;
+ * - `public`: the route needs no sign-in (login, agreement, set-password);
+ * - `layout`: which layout group renders it (spec: "Layout groups"; /main, /service, /account share
+ *   the menu layout, /mine has its own, public pages the basic one). Only on top-level entries.
+ */
 export interface RouteNode {
-  /** absolute, starts with '/', may contain :params (e.g. /order/detail/:id) */
+  /** stable id (defaults to path); used as menu key */
+  key?: string;
+  /** absolute, starts with '/', may contain :params and one optional :param? (e.g. /x/apply/:id?) */
   path: string;
   /** menu/page title (Chinese UI text) */
   title: string;
   /** antd icon name, one of ICON_NAMES */
   icon?: string;
   /** not shown in menu */
-  hidden?: boolean;
+  hide?: boolean;
   /** needs no login (login, agreement, set-password) */
   public?: boolean;
   needServicePack?: boolean;
@@ -38,19 +72,24 @@ export interface RouteNode {
   servicePackName?: string;
   /** who may see it; absent = all */
   userType?: UserType[];
-  /** 'none' = rendered without the layout (login pages) */
+  /** 'none' = rendered without menu (sign-in pages) */
   navStyle?: NavStyle;
   /** external link (http/https) instead of a page */
   href?: string;
+  /** layout group, top-level entries only */
+  layout?: LayoutGroup;
   /** required for leaf routes without href */
   page?: RoutePage;
   childRoutes?: RouteNode[];
 }
 
 export interface RoutesFile {
+  $schema?: string;
   brand: string;
   defaultPath: string;
   routes: RouteNode[];
+  /** old path pattern -> new path pattern (params carried over by name) */
+  redirects?: Record<string, string>;
 }
 
 export type ValueType =
@@ -336,12 +375,22 @@ export const ICON_NAMES = [
   'AlertOutlined',
   'FileProtectOutlined',
   'RollbackOutlined',
+  'CustomerServiceOutlined',
+  'ReadOutlined',
+  'HistoryOutlined',
+  'WalletOutlined',
 ] as const;
 
 export type IconName = (typeof ICON_NAMES)[number];
 
-/** Exact number of leaf routes (routes with a page or href) routes.json must have. */
-export const EXPECTED_LEAF_ROUTES = 22;
+/**
+ * Exact number of leaf routes (routes with a page or href) routes.json must have: the spec's route
+ * table lists 22 paths, 21 pages plus the section /main/online-insurance (a group that opens its
+ * first accessible child), see SPEC_SECTION_ROUTES.
+ */
+export const EXPECTED_LEAF_ROUTES = 21;
+/** Groups the spec lists among its routes (they must exist as groups). */
+export const SPEC_SECTION_ROUTES = ['/main/online-insurance'] as const;
 
 export interface SchemaIssue {
   /** relative file path like 'schemas/routes.json' */

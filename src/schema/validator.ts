@@ -7,7 +7,9 @@ import {
   EXPECTED_LEAF_ROUTES,
   FIELD_TYPES,
   ICON_NAMES,
+  LAYOUT_GROUPS,
   PAGE_KIND_DIRS,
+  SPEC_SECTION_ROUTES,
   VALUE_TYPES,
   type PageKind,
   type RouteNode,
@@ -473,11 +475,64 @@ interface RouteInfo {
   path: string;
   jsonPath: string;
   isLeaf: boolean;
-  page?: { kind: string; schema: string; jsonPath: string };
+  hasPage: boolean;
+  /** schema files the route renders (its own page schema or a custom page's `schemas`) */
+  pages: Array<{ kind: string; schema: string; jsonPath: string }>;
+}
+
+/** A route path: absolute, no trailing slash, ':param' segments, only the last one may be optional ('?'). */
+function checkRoutePath(c: FileChecker, rp: string, path: string, parentPath: string | null): void {
+  if (!rp.startsWith('/')) c.add(`${path}.path`, `path must be absolute (start with "/"), got ${JSON.stringify(rp)}`);
+  else if (rp.length > 1 && rp.endsWith('/')) c.add(`${path}.path`, 'path must not end with "/"');
+  else if (/\/\//.test(rp) || /\s|#/.test(rp)) c.add(`${path}.path`, `malformed path ${JSON.stringify(rp)}`);
+  else {
+    const segs = rp.split('/').slice(1);
+    segs.forEach((seg, i) => {
+      if (!seg.includes('?')) return;
+      if (!/^:[A-Za-z_][A-Za-z0-9_]*\?$/.test(seg) || i !== segs.length - 1)
+        c.add(`${path}.path`, `only the last segment may be optional and it must look like ":id?", got ${JSON.stringify(rp)}`);
+    });
+  }
+  if (parentPath !== null && !rp.startsWith(parentPath + '/'))
+    c.add(`${path}.path`, `child path ${JSON.stringify(rp)} must start with parent path "${parentPath}/"`);
 }
 
 function validateRoutesFile(c: FileChecker, data: Json): RouteInfo[] {
   const infos: RouteInfo[] = [];
+
+  const schemaRef = (v: Json, p: string) =>
+    c.object(v, p, {
+      kind: { required: true, check: c.oneOf(PAGE_KINDS, 'page kind') },
+      schema: { required: true, check: c.str },
+    });
+
+  const pageCheck: Check = (pg, pp) => {
+    if (isPlainObject(pg) && pg.kind === 'custom') {
+      c.object(pg, pp, {
+        kind: { required: true, check: c.any },
+        component: { required: true, check: c.str },
+        schemas: { check: c.arrayOf(schemaRef, { nonEmpty: true }) },
+      });
+    } else {
+      c.object(pg, pp, {
+        kind: { required: true, check: c.oneOf([...PAGE_KINDS, 'custom'], 'page kind') },
+        schema: { required: true, check: c.str },
+      });
+    }
+  };
+
+  const refsOf = (pg: Json, jsonPath: string): RouteInfo['pages'] => {
+    if (!isPlainObject(pg)) return [];
+    if (pg.kind === 'custom') {
+      if (!Array.isArray(pg.schemas)) return [];
+      return pg.schemas.flatMap((s, i) =>
+        isPlainObject(s) && typeof s.kind === 'string' && typeof s.schema === 'string'
+          ? [{ kind: s.kind, schema: s.schema, jsonPath: `${jsonPath}.schemas[${i}].schema` }]
+          : [],
+      );
+    }
+    return typeof pg.kind === 'string' && typeof pg.schema === 'string' ? [{ kind: pg.kind, schema: pg.schema, jsonPath: `${jsonPath}.schema` }] : [];
+  };
 
   const routeCheck =
     (parentPath: string | null): Check =>
@@ -485,70 +540,61 @@ function validateRoutesFile(c: FileChecker, data: Json): RouteInfo[] {
       const ownPath = isPlainObject(v) && typeof v.path === 'string' ? v.path : null;
       if (
         !c.object(v, path, {
+          key: { check: c.str },
           path: { required: true, check: c.str },
           title: { required: true, check: c.str },
           icon: { check: c.oneOf(ICON_NAMES, 'icon') },
-          hidden: { check: c.bool },
+          hide: { check: c.bool },
           public: { check: c.bool },
           needServicePack: { check: c.bool },
           servicePackName: { check: c.str },
           userType: { check: c.userTypes },
           navStyle: { check: c.oneOf(NAV_STYLES, 'navStyle') },
           href: { check: c.httpUrl },
-          page: {
-            check: (pg, pp) =>
-              c.object(pg, pp, {
-                kind: { required: true, check: c.oneOf(PAGE_KINDS, 'page kind') },
-                schema: { required: true, check: c.str },
-              }),
-          },
+          layout: { check: c.oneOf(LAYOUT_GROUPS, 'layout') },
+          page: { check: pageCheck },
           childRoutes: { check: c.arrayOf(routeCheck(ownPath), { nonEmpty: true }) },
         })
       )
         return;
       const rp = typeof v.path === 'string' ? v.path : null;
-      if (rp !== null) {
-        if (!rp.startsWith('/')) c.add(`${path}.path`, `path must be absolute (start with "/"), got ${JSON.stringify(rp)}`);
-        else if (rp.length > 1 && rp.endsWith('/')) c.add(`${path}.path`, 'path must not end with "/"');
-        else if (/\/\//.test(rp) || /\s|[?#]/.test(rp)) c.add(`${path}.path`, `malformed path ${JSON.stringify(rp)}`);
-        if (parentPath !== null && !rp.startsWith(parentPath + '/'))
-          c.add(`${path}.path`, `child path ${JSON.stringify(rp)} must start with parent path "${parentPath}/"`);
-      }
+      if (rp !== null) checkRoutePath(c, rp, path, parentPath);
+      if (parentPath === null && v.layout === undefined) c.add(`${path}.layout`, 'a top-level route needs "layout" (basic, menu or mine)');
+      if (parentPath !== null && v.layout !== undefined) c.add(`${path}.layout`, 'only top-level routes name a layout; children inherit it');
       const hasChildren = v.childRoutes !== undefined;
       const hasPage = v.page !== undefined;
       const hasHref = v.href !== undefined;
       if (hasChildren && (hasPage || hasHref)) c.add(path, 'a group with childRoutes cannot also have "page" or "href"');
       if (!hasChildren && !hasPage && !hasHref) c.add(path, 'leaf route needs "page" (or an external "href")');
       if (hasPage && hasHref) c.add(path, 'route cannot have both "page" and "href"');
+      if (v.public === true && v.layout !== undefined && v.layout !== 'basic') c.add(`${path}.layout`, 'a public route renders in the "basic" layout');
       if (v.needServicePack === true && v.servicePackName === undefined)
         c.add(`${path}.servicePackName`, 'needServicePack is true but servicePackName is missing');
       if (v.servicePackName !== undefined && v.needServicePack !== true)
         c.add(`${path}.servicePackName`, 'servicePackName given but needServicePack is not true');
       if (rp !== null) {
-        const pg = isPlainObject(v.page) ? v.page : undefined;
-        infos.push({
-          path: rp,
-          jsonPath: path,
-          isLeaf: !hasChildren && (hasPage || hasHref),
-          page:
-            pg && typeof pg.kind === 'string' && typeof pg.schema === 'string'
-              ? { kind: pg.kind, schema: pg.schema, jsonPath: `${path}.page.schema` }
-              : undefined,
-        });
+        infos.push({ path: rp, jsonPath: path, isLeaf: !hasChildren && (hasPage || hasHref), hasPage, pages: refsOf(v.page, `${path}.page`) });
       }
     };
 
   if (
     !c.object(data, '$', {
+      $schema: { check: c.str },
       brand: { required: true, check: c.str },
       defaultPath: { required: true, check: c.str },
       routes: { required: true, check: c.arrayOf(routeCheck(null), { nonEmpty: true }) },
+      redirects: {
+        check: (v, p) => {
+          if (!isPlainObject(v)) return c.add(p, `must be an object, got ${describe(v)}`);
+          for (const [from, to] of Object.entries(v)) c.str(to, keyPath(p, from));
+        },
+      },
     }) ||
     !Array.isArray(data.routes)
   )
     return infos;
 
-  // unique paths
+  // unique paths (and keys)
   const seen = new Map<string, string>();
   for (const r of infos) {
     if (seen.has(r.path)) c.add(`${r.jsonPath}.path`, `duplicate route path ${JSON.stringify(r.path)} (first at ${seen.get(r.path)})`);
@@ -558,11 +604,30 @@ function validateRoutesFile(c: FileChecker, data: Json): RouteInfo[] {
   const leaves = infos.filter((r) => r.isLeaf).length;
   if (leaves !== EXPECTED_LEAF_ROUTES)
     c.add('$.routes', `expected exactly ${EXPECTED_LEAF_ROUTES} leaf routes (with page or href), found ${leaves}`);
+  for (const s of SPEC_SECTION_ROUTES) {
+    if (!infos.some((r) => r.path === s && !r.isLeaf)) c.add('$.routes', `section route ${JSON.stringify(s)} (a group with childRoutes) is missing`);
+  }
   // defaultPath
   if (typeof data.defaultPath === 'string') {
     const dp = data.defaultPath;
     if (!infos.some((r) => r.isLeaf && r.path === dp))
       c.add('$.defaultPath', `defaultPath ${JSON.stringify(dp)} is not the path of any leaf route`);
+  }
+  // redirects: from an unknown path to a known route (params of the target must come from the source)
+  if (isPlainObject(data.redirects)) {
+    for (const [from, to] of Object.entries(data.redirects)) {
+      const p = keyPath('$.redirects', from);
+      if (typeof to !== 'string') continue;
+      if (!from.startsWith('/')) c.add(p, `redirect source must be absolute, got ${JSON.stringify(from)}`);
+      if (seen.has(from)) c.add(p, `redirect source ${JSON.stringify(from)} is a route itself`);
+      // a target may carry a query ('/x?id=:id'); a trailing '?' alone is the optional-param marker
+      const [toPath, toQuery = ''] = to.split(/\?(?=.)/);
+      if (!seen.has(toPath)) c.add(p, `redirect target ${JSON.stringify(toPath)} is not a route path`);
+      const fromParams = new Set(from.split('/').filter((s) => s.startsWith(':')).map((s) => s.replace(/\?$/, '')));
+      const queryParams = toQuery.split('&').map((kv) => kv.split('=')[1] ?? '').filter((v) => v.startsWith(':'));
+      for (const tp of [...toPath.split('/').filter((s) => s.startsWith(':') && !s.endsWith('?')), ...queryParams])
+        if (!fromParams.has(tp)) c.add(p, `redirect target needs param ${tp} that ${JSON.stringify(from)} does not have`);
+    }
   }
   return infos;
 }
@@ -588,6 +653,7 @@ export function validateSchemas(files: Record<string, unknown>): SchemaIssue[] {
 
   const names = Object.keys(files).sort();
   for (const file of names) {
+    if (file.startsWith('schemas/meta/')) continue; // JSON Schemas for editors, not console schemas
     const c = new FileChecker(file, ctx.issues);
     const cls = classify(file);
     const data = files[file];
@@ -620,17 +686,17 @@ export function validateSchemas(files: Record<string, unknown>): SchemaIssue[] {
 
   // page references exist in the right folder
   const referenced = new Set<string>();
-  for (const r of routeInfos) {
-    if (!r.page || !PAGE_KINDS.includes(r.page.kind as PageKind)) continue;
-    const key = `${r.page.kind}:${r.page.schema}`;
+  for (const pg of routeInfos.flatMap((r) => r.pages)) {
+    if (!PAGE_KINDS.includes(pg.kind as PageKind)) continue;
+    const key = `${pg.kind}:${pg.schema}`;
     referenced.add(key);
     if (!pageFiles.has(key)) {
-      const dir = PAGE_KIND_DIRS[r.page.kind as PageKind];
-      const elsewhere = PAGE_KINDS.filter((k) => pageFiles.has(`${k}:${r.page!.schema}`)).map((k) => PAGE_KIND_DIRS[k]);
+      const dir = PAGE_KIND_DIRS[pg.kind as PageKind];
+      const elsewhere = PAGE_KINDS.filter((k) => pageFiles.has(`${k}:${pg.schema}`)).map((k) => PAGE_KIND_DIRS[k]);
       ctx.issues.push({
         file: ROUTES_FILE,
-        path: r.page.jsonPath,
-        reason: `page schema "${r.page.schema}" not found: expected schemas/${dir}/${r.page.schema}.json${
+        path: pg.jsonPath,
+        reason: `page schema "${pg.schema}" not found: expected schemas/${dir}/${pg.schema}.json${
           elsewhere.length ? ` (exists in schemas/${elsewhere.join(', schemas/')}/ — wrong kind?)` : ''
         }`,
       });
@@ -648,7 +714,7 @@ export function validateSchemas(files: Record<string, unknown>): SchemaIssue[] {
       ctx.issues.push({ file, path: '$', reason: 'schema file is not referenced by any route in schemas/routes.json (nor opened by a toolbar action)' });
   }
   // link/to targets resolve to a route
-  const patterns = routeInfos.filter((r) => r.isLeaf && r.page).map((r) => r.path);
+  const patterns = routeInfos.filter((r) => r.isLeaf && r.hasPage).map((r) => r.path);
   for (const t of ctx.targets) {
     if (!t.target.startsWith('/')) {
       ctx.issues.push({ file: t.file, path: t.path, reason: `route target must be absolute, got ${JSON.stringify(t.target)}` });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { P, signInToFirstBusiness } from './session';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -25,7 +25,7 @@ describe('bank accounts (admin)', () => {
 
   it('adds an account from the dialog after a bad account number is refused', async () => {
     const before = await accounts();
-    await page.goto(`${baseUrl}/setting/bank-accounts`);
+    await page.goto(`${baseUrl}${P.bank}`);
     await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await page.getByRole('button', { name: '新增账户' }).click();
     const dialog = page.locator('.ant-modal');

@@ -25,10 +25,14 @@ describe('console under a base path', () => {
     const origin = server.url.replace(/\/console\/$/, '');
     const page = await browser.newPage();
     await page.goto(`${origin}/console/`);
-    await page.waitForURL(`${origin}/console/login`);
+    await page.waitForURL(`${origin}/console/login/index`);
     expect(await page.evaluate(() => window.__APP_CONFIG__?.basePath)).toBe('/console/');
     await signInToFirstBusiness(page, `${origin}/console`);
     expect(new URL(page.url()).pathname).toBe('/console/mine/home');
+    // The workbench has no side menu; its section links lead into the menu layout.
+    await page.getByTestId('section-links').first().getByText('签约投保').click();
+    await page.waitForURL(/\/console\/main\/online-insurance\/form-insurance\/upload-insurance-confidence$/);
+    await page.locator('.ant-pro-sider a[href], .ant-layout-sider a[href]').first().waitFor();
     const hrefs = await page.locator('.ant-pro-sider a[href], .ant-layout-sider a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs.length).toBeGreaterThan(0);
     for (const h of hrefs) expect(h).toMatch(/^\/console\//);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { DEMO, signIn } from './session';
+import { DEMO, P, businessName, chooseBusiness, signIn } from './session';
 
 const baseUrl = inject('baseUrl');
 
@@ -21,8 +21,8 @@ describe('console end to end (headless Chromium against the real gateway)', () =
   });
 
   it('sends a visitor who is not signed in to the sign-in page', async () => {
-    await page.goto(`${baseUrl}/order/list`);
-    await page.waitForURL(/\/login$/);
+    await page.goto(`${baseUrl}${P.orders}`);
+    await page.waitForURL(/\/login\/index\?redirect=/);
     await expect.poll(() => page.title()).toMatch(/^登录 · /);
   });
 
@@ -36,16 +36,14 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     const { message } = (await direct.json()) as { message: string };
     await signIn(page, baseUrl, 'wrong-password-1');
     await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 15000 }).toContain(message);
-    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(new URL(page.url()).pathname).toBe(P.login);
     expect(await page.evaluate(() => localStorage.getItem('token') ?? '')).toBe('');
   });
 
   it('signs in, picks a business and shows the order list with rows from the gateway', async () => {
     await signIn(page, baseUrl);
-    // The demo account has two businesses, so the console asks which one to work in.
-    await page.waitForURL(/\/mine\/business$/);
-    const enter = page.getByRole('link', { name: '进入' }).or(page.locator('a', { hasText: '进入' })).first();
-    await enter.click();
+    // The demo account has several businesses and none is remembered, so sign-in asks which one to work in.
+    await chooseBusiness(page, await businessName(baseUrl));
     await page.waitForURL(/\/mine\/home$/);
 
     const token = await page.evaluate(() => localStorage.getItem('token'));
@@ -61,35 +59,35 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     expect(body.code).toBe(0);
     expect(body.data.total).toBeGreaterThan(0);
 
-    await page.goto(`${baseUrl}/order/list`);
+    await page.goto(`${baseUrl}${P.orders}`);
     const rows = page.locator('.ant-table-tbody tr.ant-table-row');
     await rows.first().waitFor({ timeout: 30000 });
     expect(await rows.count()).toBe(Math.min(20, body.data.list.length));
     const firstRow = await rows.first().innerText();
     expect(firstRow).toContain(body.data.list[0].orderNo);
     expect(await page.locator('.ant-pagination').innerText()).toContain(String(body.data.total));
-    await expect.poll(() => page.title()).toMatch(/^订单列表 · /);
+    await expect.poll(() => page.title()).toMatch(/^订单管理 · /);
 
     // Menu: hidden entries (order detail) are not listed, visible ones are.
     const menuText = await page.locator('.ant-pro-sider, .ant-layout-sider').first().innerText();
-    expect(menuText).toContain('订单列表');
+    expect(menuText).toContain('订单管理');
     expect(menuText).not.toContain('订单详情');
   });
 
   it('opens an order detail from the list link', async () => {
-    const link = page.locator('.ant-table-tbody tr.ant-table-row a[href*="/order/detail/"]').first();
+    const link = page.locator('.ant-table-tbody tr.ant-table-row a[href*="/order-manage/"]').first();
     const orderNo = (await link.innerText()).trim();
     await link.click();
-    await page.waitForURL(/\/order\/detail\//);
+    await page.waitForURL(/\/order-manage\/\d+$/);
     await expect.poll(() => page.locator('.ant-descriptions').first().innerText(), { timeout: 15000 }).toContain(orderNo);
   });
 
   it('keeps the session across a reload and clears mirrored keys on logout', async () => {
     await page.reload();
     await page.locator('.ant-descriptions').first().waitFor();
-    await page.locator('.ant-pro-global-header-header-actions-avatar, .ant-avatar').first().hover();
+    await page.getByTestId('account-menu').hover();
     await page.getByText('退出登录').click();
-    await page.waitForURL(/\/login$/);
+    await page.waitForURL(/\/login\/index$/);
     const keys = await page.evaluate(() => ['token', 'refreshToken', 'companyId', 'chargeForm'].map((k) => localStorage.getItem(k)));
     expect(keys).toEqual(['', '', '', '']);
     expect(pageErrors).toEqual([]);

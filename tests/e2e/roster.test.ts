@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { P, signInToFirstBusiness } from './session';
 
 const baseUrl = inject('baseUrl');
 
@@ -36,7 +36,7 @@ describe('roster insurance in the browser', () => {
 
   it('imports a CSV roster, blocks a bad ID without storing anything, then insures after the fix', async () => {
     const before = await batchTotal();
-    await page.goto(`${baseUrl}/insure/roster`);
+    await page.goto(`${baseUrl}${P.roster}`);
 
     await page.locator('.ant-select').first().click();
     await page.locator('.ant-select-item-option').first().click();
@@ -53,7 +53,7 @@ describe('roster insurance in the browser', () => {
 
     await page.getByRole('button', { name: '提交投保' }).click();
     await expect.poll(() => page.getByText('身份证号不正确').count()).toBeGreaterThan(0);
-    expect(new URL(page.url()).pathname).toBe('/insure/roster');
+    expect(new URL(page.url()).pathname).toBe(P.roster);
     expect(await batchTotal()).toBe(before);
 
     // Fix the second person's ID in the table and submit again.
@@ -61,7 +61,7 @@ describe('roster insurance in the browser', () => {
     const cell = page.locator('.ant-table-tbody tr.ant-table-row').nth(1).locator('input').nth(1);
     await cell.fill(fixed);
     await page.getByRole('button', { name: '提交投保' }).click();
-    await page.waitForURL(/\/insure\/batches$/, { timeout: 20000 });
+    await page.waitForURL(/\/query-history-form$/, { timeout: 20000 });
     expect(await batchTotal()).toBe(before + 1);
 
     const latest = (await (await fetch(`${baseUrl}/api/insure-batches?current=1&pageSize=1&sortField=createdAt&sortOrder=descend`, { headers: auth })).json()) as {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { RouteNode, RoutesFile } from '../../src/schema/types';
-import { buildMenu, documentTitle, openKeysFor } from '../../src/runtime/menu';
-import { canAccess, denialFor } from '../../src/runtime/access';
+import { buildMenu, documentTitle, openKeysFor, selectedKeyFor } from '../../src/runtime/menu';
+import { canAccess, denialFor, denialForTrail } from '../../src/runtime/access';
+import { breadcrumbFor, firstAccessibleChild, groupRoutes, layoutOf, resolveRedirect, safeRedirect, trailFor } from '../../src/runtime/nav/tree';
+import { findRoute, flattenRoutes } from '../../src/schema/routes';
+import { SERVICE_PACK_LABELS, servicePackLabel } from '../../src/shared/labels';
+import { Channel, channelLabel } from '../../src/shared/enums';
 import { csvToRows, isValidIdCard, parseCsv } from '../../src/runtime/validators';
 import { toFormilyPath, toFormilySchema } from '../../src/runtime/formSchema';
 import { toCsv, toQuery } from '../../src/runtime/tableColumns';
@@ -13,46 +17,121 @@ const routesFile = JSON.parse(readFileSync('schemas/routes.json', 'utf8')) as Ro
 const names = (m: ReturnType<typeof buildMenu>): string[] => m.flatMap((e) => [e.name, ...(e.children ? names(e.children) : [])]);
 const paths = (m: ReturnType<typeof buildMenu>): string[] => m.flatMap((e) => [e.path, ...(e.children ? paths(e.children) : [])]);
 
+const M = '/main/online-insurance';
+const CM = `${M}/cost-manage`;
+const AI = `${M}/attendance-insurance`;
+const AC = '/account/account-center/account-center';
+
 describe('menu from the route schema', () => {
   const admin = { userType: 'admin' as const, servicePacks: ['attendance'] };
   const operator = { userType: 'operator' as const, servicePacks: [] };
 
-  it('leaves out hidden and public routes', () => {
+  it('leaves out routes marked hide and public routes', () => {
     const p = paths(buildMenu(routesFile.routes, admin));
-    expect(p).toContain('/order/list');
-    expect(p).not.toContain('/order/detail/:id');
-    expect(p).not.toContain('/login');
-    expect(p).not.toContain('/mine/business');
+    expect(p).toContain(`${CM}/order-manage`);
+    expect(p).not.toContain(`${CM}/order-manage/:id`);
+    expect(p).not.toContain('/login/index');
+    expect(p).not.toContain('/service/service-center/pay-manage/pay-apply-send');
+    expect(p).toContain('/service/service-center/pay-manage/pay-notice');
   });
 
-  it('shows the attendance entry only with the service pack, bank accounts only to admins', () => {
+  it('shows attendance insurance only with the service pack, bank accounts only to admins', () => {
     const a = paths(buildMenu(routesFile.routes, admin));
     const o = paths(buildMenu(routesFile.routes, operator));
-    expect(a).toContain('/insure/attendance');
-    expect(o).not.toContain('/insure/attendance');
-    expect(a).toContain('/setting/bank-accounts');
-    expect(o).not.toContain('/setting/bank-accounts');
+    expect(a).toContain(`${AI}/insure-person-manage`);
+    expect(o).not.toContain(`${AI}/insure-person-manage`);
+    expect(o).not.toContain(AI);
+    expect(a).toContain(`${AC}/bank-manage`);
+    expect(o).not.toContain(`${AC}/bank-manage`);
   });
 
   it('drops a group whose children are all unavailable', () => {
     const routes: RouteNode[] = [
-      { path: '/g', title: 'G', childRoutes: [{ path: '/g/a', title: 'A', hidden: true, page: { kind: 'table', schema: 'orders' } }] },
+      { path: '/g', title: 'G', childRoutes: [{ path: '/g/a', title: 'A', hide: true, page: { kind: 'table', schema: 'orders' } }] },
       { path: '/b', title: 'B', page: { kind: 'table', schema: 'orders' } },
     ];
     expect(names(buildMenu(routes, admin))).toEqual(['B']);
   });
 
-  it('opens the groups on the way to the current page and titles pages with the brand', () => {
-    expect(openKeysFor(routesFile.routes, '/order/list')).toEqual(['/order']);
-    expect(documentTitle('订单列表', routesFile.brand)).toBe(`订单列表 ${routesFile.brand.trim()}`);
-    expect(documentTitle('订单列表', routesFile.brand).endsWith(routesFile.brand.trim())).toBe(true);
+  it('opens the groups on the way to the current page, highlights the list for a detail, titles pages with the brand', () => {
+    expect(openKeysFor(routesFile.routes, `${CM}/order-manage/7`)).toEqual([M, CM]);
+    expect(selectedKeyFor(routesFile.routes, `${CM}/order-manage/7`)).toBe(`${CM}/order-manage`);
+    expect(selectedKeyFor(routesFile.routes, `${CM}/invoice-manage/apply`)).toBe(`${CM}/invoice-manage`);
+    expect(documentTitle('订单管理', routesFile.brand)).toBe(`订单管理 ${routesFile.brand.trim()}`);
   });
 
-  it('explains why a route is closed', () => {
+  it('explains why a route is closed, also for a group requirement', () => {
     const r: RouteNode = { path: '/x', title: 'X', needServicePack: true, servicePackName: 'attendance', page: { kind: 'form', schema: 'f' } };
     expect(denialFor(r, operator)).toEqual({ reason: 'servicePack', servicePackName: 'attendance' });
     expect(canAccess(r, admin)).toBe(true);
-    expect(denialFor({ ...r, needServicePack: false, userType: ['admin'] }, operator)).toEqual({ reason: 'userType', allowed: ['admin'] });
+    expect(denialFor({ ...r, needServicePack: false, servicePackName: undefined, userType: ['admin'] }, operator)).toEqual({ reason: 'userType', allowed: ['admin'] });
+    expect(denialForTrail(trailFor(routesFile.routes, `${AI}/insure-person-manage`), operator)).toEqual({ reason: 'servicePack', servicePackName: 'attendance' });
+    expect(SERVICE_PACK_LABELS.attendance).toBe('考勤');
+    expect(servicePackLabel('attendance')).toBe('考勤');
+    expect(servicePackLabel('x-pack')).not.toContain('x-pack');
+  });
+});
+
+describe('navigation helpers', () => {
+  const admin = { userType: 'admin' as const, servicePacks: ['attendance'] };
+  const operator = { userType: 'operator' as const, servicePacks: [] };
+  const node = (p: string) => trailFor(routesFile.routes, p).at(-1)!;
+
+  it('sections and groups open their first accessible child', () => {
+    expect(firstAccessibleChild(node(M), admin)?.path).toBe(`${M}/form-insurance/upload-insurance-confidence`);
+    expect(firstAccessibleChild(node(CM), admin)?.path).toBe(`${CM}/order-manage`);
+    expect(firstAccessibleChild(node('/service/service-center/pay-manage'), admin)?.path).toBe('/service/service-center/pay-manage/pay-apply');
+    expect(firstAccessibleChild(node(AC), operator)?.path).toBe(`${AC}/account-center`);
+    expect(firstAccessibleChild(node(AI), operator)).toBeNull();
+    expect(groupRoutes(routesFile.routes).map((g) => g.path)).toContain('/service/service-center/pay-manage');
+  });
+
+  it('builds the breadcrumb from the route tree', () => {
+    expect(breadcrumbFor(routesFile.routes, `${CM}/order-manage/42`)).toEqual([
+      { title: '签约投保', path: M },
+      { title: '费用管理', path: CM },
+      { title: '订单详情' },
+    ]);
+    expect(breadcrumbFor(routesFile.routes, '/service/service-center/pay-manage/pay-notice').map((c) => c.title)).toEqual(['服务中心', '理赔管理', '理赔须知']);
+    expect(layoutOf(routesFile.routes, '/mine/home')).toBe('mine');
+    expect(layoutOf(routesFile.routes, `${AC}/bank-manage`)).toBe('menu');
+  });
+
+  it('redirects old paths with their params and query', () => {
+    const r = routesFile.redirects!;
+    expect(resolveRedirect(r, '/order/detail/9')).toBe(`${CM}/order-manage/9`);
+    expect(resolveRedirect(r, '/order/list', '?payStatus=unpaid')).toBe(`${CM}/order-manage?payStatus=unpaid`);
+    expect(resolveRedirect(r, '/login')).toBe('/login/index');
+    expect(resolveRedirect(r, '/mine/business')).toBe('/mine/home');
+    expect(resolveRedirect(r, '/invoice/apply')).toBe(`${CM}/invoice-manage/apply`);
+    expect(resolveRedirect(r, '/claim/detail/5')).toBe('/service/service-center/pay-manage/pay-apply?id=5');
+    expect(resolveRedirect(r, '/nowhere')).toBeNull();
+    for (const from of Object.keys(r)) expect(resolveRedirect(r, from.replace(/:id\??/, '3')), from).not.toBeNull();
+  });
+
+  it('accepts only in-app return targets', () => {
+    expect(safeRedirect('/main/online-insurance?x=1')).toBe('/main/online-insurance?x=1');
+    expect(safeRedirect('//evil.example')).toBeNull();
+    expect(safeRedirect('https://evil.example')).toBeNull();
+    expect(safeRedirect(null)).toBeNull();
+  });
+
+  it('every custom page named in routes.json is registered; every link of the custom pages is a route', async () => {
+    const { CUSTOM_PAGES } = await import('../../src/runtime/pages/custom/registry');
+    const { PATHS } = await import('../../src/runtime/pages/custom/paths');
+    const used = flattenRoutes(routesFile.routes).flatMap((x) => (x.page?.kind === 'custom' ? [x.page.component] : []));
+    expect(used.length).toBeGreaterThanOrEqual(8);
+    for (const c of used) expect(CUSTOM_PAGES[c], c).toBeDefined();
+    const links = Object.values(PATHS).map((v) => (typeof v === 'function' ? v(1) : v));
+    for (const l of links) expect(findRoute(routesFile.routes, l), l).not.toBeNull();
+  });
+
+  it('describes the Channel enumeration with Chinese labels', () => {
+    expect(Channel.Online).toBe('1');
+    expect(Channel.Outline).toBe('2');
+    expect(channelLabel('1')).toBe('线上');
+    expect(channelLabel('2')).toBe('线下');
+    expect(channelLabel('3')).toBeUndefined();
   });
 });
 

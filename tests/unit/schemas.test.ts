@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import Ajv from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSchemaFiles, validateSchemaDir } from '../../src/schema/load-node';
-import { fillPath, findRoute, flattenRoutes, matchRoute, templateTargetsRoute } from '../../src/schema/routes';
+import { buildPath, fillPath, findRoute, flattenRoutes, matchRoute, templateTargetsRoute } from '../../src/schema/routes';
 import type { RouteNode, RoutesFile, SchemaIssue } from '../../src/schema/types';
 import { formatIssues, validateSchemas } from '../../src/schema/validator';
 
@@ -50,28 +52,41 @@ describe('real schemas', () => {
     expect(formatIssues(issues)).toBe('');
   });
 
-  it('have 22 leaf routes, default path /mine/home and the brand', () => {
-    expect(flattenRoutes(routesFile.routes)).toHaveLength(22);
+  it('have 21 leaf routes plus the section /main/online-insurance, default path /mine/home and the brand', () => {
+    expect(flattenRoutes(routesFile.routes)).toHaveLength(21);
+    expect(findByPath(routesFile.routes, '/main/online-insurance').childRoutes?.length).toBeGreaterThan(0);
     expect(routesFile.defaultPath).toBe('/mine/home');
     expect(routesFile.brand).toBe('· 保险服务企业版');
   });
 
   it('marks login, agreement and set-password public without layout', () => {
-    for (const p of ['/login', '/agreement', '/set-password']) {
+    const pub = ['/login/index', '/agreement/service', '/login/settingPassword'];
+    for (const p of pub) {
       const r = findByPath(routesFile.routes, p);
       expect(r.public, p).toBe(true);
       expect(r.navStyle, p).toBe('none');
-      expect(r.hidden, p).toBe(true);
+      expect(r.hide, p).toBe(true);
+      expect(r.layout, p).toBe('basic');
     }
-    const others = flattenRoutes(routesFile.routes).filter((r) => !['/login', '/agreement', '/set-password'].includes(r.path));
+    const others = flattenRoutes(routesFile.routes).filter((r) => !pub.includes(r.path));
     expect(others.every((r) => !r.public)).toBe(true);
   });
 
   it('attendance needs the attendance service pack; bank accounts are admin only', () => {
-    const a = findByPath(routesFile.routes, '/insure/attendance');
-    expect(a.needServicePack).toBe(true);
-    expect(a.servicePackName).toBe('attendance');
-    expect(findByPath(routesFile.routes, '/setting/bank-accounts').userType).toEqual(['admin']);
+    for (const p of ['/main/online-insurance/attendance-insurance', '/main/online-insurance/attendance-insurance/insure-person-manage']) {
+      const a = findByPath(routesFile.routes, p);
+      expect(a.needServicePack, p).toBe(true);
+      expect(a.servicePackName, p).toBe('attendance');
+    }
+    expect(findByPath(routesFile.routes, '/account/account-center/account-center/bank-manage').userType).toEqual(['admin']);
+  });
+
+  it('old paths redirect to routes that exist', () => {
+    const r = routesFile.redirects ?? {};
+    expect(r['/login']).toBe('/login/index');
+    expect(r['/order/detail/:id']).toBe('/main/online-insurance/cost-manage/order-manage/:id');
+    expect(r['/mine/business']).toBe('/mine/home');
+    expect(Object.keys(r).length).toBeGreaterThanOrEqual(25);
   });
 
   it('CLI-equivalent directory validation passes', () => {
@@ -86,11 +101,20 @@ describe('route helpers', () => {
     expect(matchRoute('/order/detail/:id', '/order/detail')).toBeNull();
     expect(matchRoute('/order/list', '/order/list?x=1')).toEqual({});
     expect(matchRoute('/order/list', '/order/lists')).toBeNull();
+    expect(matchRoute('/x/apply/:id?', '/x/apply')).toEqual({});
+    expect(matchRoute('/x/apply/:id?', '/x/apply/9')).toEqual({ id: '9' });
+    expect(matchRoute('/x/apply/:id?', '/x/apply/9/1')).toBeNull();
+    expect(buildPath('/x/apply/:id?', {})).toBe('/x/apply');
+    expect(buildPath('/x/:id/y', { id: '7' })).toBe('/x/7/y');
   });
 
   it('findRoute prefers literal routes; templates and fillPath work', () => {
-    expect(findRoute(routesFile.routes, '/invoice/refunds/apply')?.route.page?.schema).toBe('invoice-refund-apply');
-    expect(findRoute(routesFile.routes, '/insured/records/7')?.params).toEqual({ id: '7' });
+    const CM = '/main/online-insurance/cost-manage';
+    expect(findRoute(routesFile.routes, `${CM}/invoice-manage/apply-refund`)?.route.title).toBe('申请退票');
+    expect(findRoute(routesFile.routes, `${CM}/order-manage/7`)?.params).toEqual({ id: '7' });
+    expect(findRoute(routesFile.routes, `${CM}/invoice-manage/detail/3`)?.route.title).toBe('发票详情');
+    expect(templateTargetsRoute(`${CM}/invoice-manage/apply`, `${CM}/invoice-manage/apply/:id?`)).toBe(true);
+    expect(templateTargetsRoute('/x/pay-apply?id=:id', '/x/pay-apply')).toBe(true);
     expect(templateTargetsRoute('/order/detail/:id', '/order/detail/:id')).toBe(true);
     expect(templateTargetsRoute('/order/:id', '/order/list')).toBe(false);
     expect(fillPath('/order/detail/:id', { id: 'a b' })).toBe('/order/detail/a%20b');
@@ -105,6 +129,39 @@ describe('validator catches mistakes', () => {
       delete f[R].routes[5].childRoutes[0].title;
     });
     expectIssue(issues, R, '$.routes[5].childRoutes[0].title', 'missing required key "title"');
+  });
+
+  it('route keys outside the spec list (plus page, public, layout) are refused', () => {
+    const issues = mutate((f) => {
+      f[R].routes[3].hidden = true;
+      f[R].routes[4].childRoutes[0].layout = 'menu';
+      delete f[R].routes[6].layout;
+    });
+    expectIssue(issues, R, '$.routes[3].hidden', 'did you mean "hide"');
+    expectIssue(issues, R, '$.routes[4].childRoutes[0].layout', 'only top-level routes');
+    expectIssue(issues, R, '$.routes[6].layout', 'needs "layout"');
+  });
+
+  it('optional params only at the end; redirects must resolve', () => {
+    const issues = mutate((f) => {
+      f[R].routes[3].path = '/mine/:x?/home';
+      f[R].redirects['/old/:id'] = '/main/online-insurance/cost-manage/order-manage/:orderId';
+      f[R].redirects['/old2'] = '/nowhere';
+    });
+    expectIssue(issues, R, '$.routes[3].path', 'only the last segment may be optional');
+    expectIssue(issues, R, '$.redirects["/old/:id"]', 'needs param :orderId');
+    expectIssue(issues, R, '$.redirects["/old2"]', 'not a route path');
+  });
+
+  it('custom pages name the schema files they render', () => {
+    const issues = mutate((f) => {
+      f[R].routes[4].childRoutes[3].childRoutes[2].page.schemas = [{ kind: 'table', schema: 'invoices' }];
+    });
+    expectIssue(issues, 'schemas/tables/invoice-refunds.json', '$', 'not referenced by any route');
+    const bad = mutate((f) => {
+      f[R].routes[4].childRoutes[3].childRoutes[2].page.schema = 'invoices';
+    });
+    expectIssue(bad, R, '$.routes[4].childRoutes[3].childRoutes[2].page.schema', 'unknown key');
   });
 
   it('missing title on a table', () => {
@@ -133,27 +190,27 @@ describe('validator catches mistakes', () => {
 
   it('broken schema reference and wrong kind', () => {
     let issues = mutate((f) => {
-      f[R].routes[5].childRoutes[2].page.schema = 'insure-batchez';
+      f[R].routes[4].childRoutes[0].childRoutes[1].page.schema = 'insure-batchez';
     });
-    expectIssue(issues, R, '$.routes[5].childRoutes[2].page.schema', 'schemas/tables/insure-batchez.json');
+    expectIssue(issues, R, '$.routes[4].childRoutes[0].childRoutes[1].page.schema', 'schemas/tables/insure-batchez.json');
     issues = mutate((f) => {
-      f[R].routes[5].childRoutes[2].page.kind = 'form';
+      f[R].routes[4].childRoutes[0].childRoutes[1].page.kind = 'form';
     });
-    expectIssue(issues, R, '$.routes[5].childRoutes[2].page.schema', 'wrong kind');
+    expectIssue(issues, R, '$.routes[4].childRoutes[0].childRoutes[1].page.schema', 'wrong kind');
   });
 
   it('duplicate route path', () => {
     const issues = mutate((f) => {
-      f[R].routes[6].childRoutes[1].path = '/insured/persons';
+      f[R].routes[4].childRoutes[3].childRoutes[1].path = '/main/online-insurance/cost-manage/order-manage';
     });
-    expectIssue(issues, R, '$.routes[6].childRoutes[1].path', 'duplicate route path "/insured/persons"');
+    expectIssue(issues, R, '$.routes[4].childRoutes[3].childRoutes[1].path', 'duplicate route path "/main/online-insurance/cost-manage/order-manage"');
   });
 
   it('child path outside parent and relative path', () => {
     let issues = mutate((f) => {
-      f[R].routes[7].childRoutes[0].path = '/orders/list';
+      f[R].routes[6].childRoutes[0].path = '/account/account-center';
     });
-    expectIssue(issues, R, '$.routes[7].childRoutes[0].path', 'must start with parent path');
+    expectIssue(issues, R, '$.routes[6].childRoutes[0].path', 'must start with parent path');
     issues = mutate((f) => {
       f[R].routes[3].path = 'mine/home';
     });
@@ -162,9 +219,9 @@ describe('validator catches mistakes', () => {
 
   it('needServicePack without servicePackName', () => {
     const issues = mutate((f) => {
-      delete f[R].routes[5].childRoutes[1].servicePackName;
+      delete f[R].routes[4].childRoutes[1].servicePackName;
     });
-    expectIssue(issues, R, '$.routes[5].childRoutes[1].servicePackName', 'servicePackName is missing');
+    expectIssue(issues, R, '$.routes[4].childRoutes[1].servicePackName', 'servicePackName is missing');
   });
 
   it('bad regex pattern', () => {
@@ -176,11 +233,11 @@ describe('validator catches mistakes', () => {
 
   it('leaf count, defaultPath, href and unreferenced files', () => {
     const issues = mutate((f) => {
-      f[R].routes.splice(4, 1); // drop /mine/business -> 21 leaves, businesses table unused
+      f[R].routes.splice(6, 1); // drop the account center -> 18 leaves, businesses table unused
       f[R].defaultPath = '/mine/nowhere';
       f[R].routes[3].href = 'ftp://x';
     });
-    expectIssue(issues, R, '$.routes', 'found 21');
+    expectIssue(issues, R, '$.routes', 'found 18');
     expectIssue(issues, R, '$.defaultPath', 'not the path of any leaf route');
     expectIssue(issues, R, '$.routes[3].href', 'http(s) URL');
     expectIssue(issues, R, '$.routes[3]', 'both "page" and "href"');
@@ -195,11 +252,11 @@ describe('validator catches mistakes', () => {
       f[E].fields.payStatus.options = [];
       f[E].fields.amount.type = 'currency';
       t.columns[1] = 'orderNo';
-      t.columns[0].link = '/order/detail/:id/extra';
+      t.columns[0].link = '/main/online-insurance/cost-manage/order-manage/:id/extra';
       t.id = 'order-list';
       f['schemas/forms/claim-report.json'].fields[1] = 'personName';
       f['schemas/entities/invoice.json'].fields.type.options[1].value = 'normal';
-      f['schemas/tables/invoices.json'].toolbar[0].to = '/invoice/apply-now';
+      f['schemas/tables/invoices.json'].toolbar[0].to = '/main/online-insurance/cost-manage/invoice-manage/apply-now';
     });
     expectIssue(issues, E, '$.fields.payStatus.options', 'non-empty array');
     expectIssue(issues, E, '$.fields.amount.type', 'invalid field type "currency"');
@@ -236,10 +293,10 @@ describe('validator catches mistakes', () => {
 
   it('wrong types are reported with the JSON path', () => {
     const issues = mutate((f) => {
-      f[R].routes[3].hidden = 'yes';
+      f[R].routes[3].hide = 'yes';
       f['schemas/entities/roster-submit.json'].fields.rows.required = 1;
     });
-    expectIssue(issues, R, '$.routes[3].hidden', 'must be a boolean');
+    expectIssue(issues, R, '$.routes[3].hide', 'must be a boolean');
     expectIssue(issues, 'schemas/entities/roster-submit.json', '$.fields.rows.required', 'must be a boolean');
   });
 
@@ -256,7 +313,7 @@ describe('validator catches mistakes', () => {
     // validation continues with the parsable files
     const all = validateSchemaDir(dir).issues;
     expectIssue(all, 'schemas/tables/orders.json', '$', 'invalid JSON');
-    expectIssue(all, R, '$.routes[4].page.schema', 'not found');
+    expectIssue(all, R, '$.routes[4].childRoutes[3].childRoutes[0].page.schema', 'not found');
   });
 });
 
@@ -268,7 +325,7 @@ describe('browser registry (import.meta.glob, also supported by vitest)', () => 
     expect(reg.getForm('login').submit.api).toBe('/api/auth/login');
     expect(reg.getDetail('agreement').content).toContain('用户服务协议');
     expect(() => reg.getTable('nope')).toThrow(/Unknown table schema "nope"/);
-    expect(reg.flattenRoutes(reg.routesFile.routes)).toHaveLength(22);
+    expect(reg.flattenRoutes(reg.routesFile.routes)).toHaveLength(21);
   });
 });
 
@@ -288,7 +345,7 @@ describe('toolbar actions that open a form in a dialog', () => {
 
   it('take exactly one of to, href and form', () => {
     const both = mutate((f) => {
-      f['schemas/tables/bank-accounts.json'].toolbar[0].to = '/setting/account';
+      f['schemas/tables/bank-accounts.json'].toolbar[0].to = '/account/account-center/account-center/basic-setting';
     });
     expectIssue(both, 'schemas/tables/bank-accounts.json', '$.toolbar[0]', 'only one of "to", "href" and "form"');
   });
@@ -320,5 +377,21 @@ describe('editor support: schemas/meta/*.schema.json', () => {
     const order = structuredClone(real['schemas/entities/order.json']) as any;
     order.fields.amount.type = 'currency';
     expect(ajv.getSchema('entity.schema.json')!(order)).toBe(false);
+  });
+});
+
+describe('routes.json against its JSON Schema (schemas/meta/routes.schema.json)', () => {
+  const meta = JSON.parse(readFileSync(join(ROOT, 'schemas/meta/routes.schema.json'), 'utf8')) as object;
+  const validate = new Ajv({ allErrors: true }).compile(meta);
+
+  it('the real routes file conforms and points at its schema', () => {
+    expect(routesFile.$schema).toBe('./meta/routes.schema.json');
+    expect(validate(routesFile), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('refuses keys outside the route entry format', () => {
+    const bad = structuredClone(routesFile) as unknown as { routes: Array<Record<string, unknown>> };
+    bad.routes[3].hidden = true;
+    expect(validate(bad)).toBe(false);
   });
 });

@@ -141,10 +141,12 @@ export interface FormPageProps {
   /** Renders without the Card frame (sign-in pages). */
   bare?: boolean;
   extra?: React.ReactNode;
+  /** Values the form starts with (e.g. the order or invoice a route param names). */
+  initialValues?: Record<string, unknown>;
 }
 
 /** A page form rendered from a form schema with Formily; server field errors land on their fields. */
-export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
+export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: FormPageProps) {
   const navigate = useNavigate();
   const [serverErrors, setServerErrors] = useState<ServerError[]>([]);
   const [formError, setFormError] = useState<string>();
@@ -153,6 +155,7 @@ export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
   const form = useMemo<FormilyForm>(
     () =>
       createForm({
+        initialValues,
         effects() {
           // A gateway error sits on its field until the user edits that field.
           onFieldInputValueChange('*', (field) => {
@@ -174,7 +177,7 @@ export function FormPage({ schema, onSubmitted, bare, extra }: FormPageProps) {
           });
         },
       }),
-    [schema],
+    [schema, initialValues],
   );
   const formilySchema = useMemo(() => toFormilySchema(schema), [schema]);
   const labelOf = useMemo(() => labelLookup(schema.fields), [schema]);

@@ -1,12 +1,15 @@
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Card, Typography } from 'antd';
+import { observer } from 'mobx-react-lite';
 import { message } from '../feedback';
 import type { RouteNode } from '../../schema/types';
 import { getDetail, getForm, routesFile } from '../../schema/registry';
 import { useStores } from '../context';
 import type { Business } from '../../stores/user';
+import { safeRedirect } from '../nav/tree';
+import { brandName } from '../layouts/Brand';
 import { LazyDetailPage as DetailPage, LazyFormPage as FormPage } from './lazy';
-
+import { BusinessPicker } from './custom/BusinessPicker';
 
 interface LoginResult {
   token: string;
@@ -15,51 +18,81 @@ interface LoginResult {
   businessList: Business[];
 }
 
-/** Pages outside the layout (navStyle 'none'): sign-in, agreement, set-password. */
-export function PublicPage({ route }: { route: RouteNode }) {
+/** Reads the business remembered in localStorage (companyId) before the new session overwrites it. */
+function rememberedCompanyId(): string {
+  try {
+    return localStorage.getItem('companyId') ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Pages outside the signed-in layouts: sign-in (password, then choosing a business), agreement,
+ * set-password. After sign-in the visitor returns to ?redirect= (a deep link) or the default landing.
+ */
+export const PublicPage = observer(function PublicPage({ route }: { route: RouteNode }) {
   const stores = useStores();
+  const { user } = stores;
   const navigate = useNavigate();
-  const location = useLocation();
+  const [params, setParams] = useSearchParams();
   const page = route.page!;
   if (page.kind === 'detail') return <DetailPage schema={getDetail(page.schema)} standalone />;
+  if (page.kind !== 'form') throw new Error(`public route ${route.path} needs a form or detail page`);
   const schema = getForm(page.schema);
-  const from = (location.state as { from?: string } | null)?.from;
   const isLogin = schema.submit.api === '/api/auth/login';
+  const target = safeRedirect(params.get('redirect')) ?? routesFile.defaultPath;
+  const choosing = isLogin && user.isLoggedIn && !user.currentBusiness && params.get('step') === 'business';
+
+  const enter = (b: Business) => {
+    user.selectBusiness(b.businessId);
+    message.success(`已进入 ${b.businessName}`);
+    navigate(target, { replace: true });
+  };
 
   const onSubmitted = isLogin
     ? (result: unknown) => {
         const r = result as LoginResult;
-        stores.user.setSession(r);
+        const remembered = rememberedCompanyId();
+        user.setSession(r);
         message.success('登录成功');
-        if (!stores.user.businessInfo.businessId) navigate('/mine/business', { replace: true });
-        else navigate(from && from !== '/login' ? from : routesFile.defaultPath, { replace: true });
+        const pick =
+          r.businessList.length === 1 ? r.businessList[0] : r.businessList.find((b) => remembered && b.businessId === remembered);
+        if (pick) return enter(pick);
+        const next = new URLSearchParams(params);
+        next.set('step', 'business');
+        setParams(next, { replace: true });
       }
     : () => {
         message.success(schema.successMessage ?? '提交成功');
-        navigate(schema.successRedirect ?? '/login');
+        navigate(schema.successRedirect ?? '/login/index');
       };
 
   return (
     <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#e6f4ff,#f5f5f5)' }}>
-      <Card style={{ width: 420 }}>
+      <Card style={{ width: choosing ? 560 : 420 }}>
         <Typography.Title level={3} style={{ textAlign: 'center' }}>
-          {schema.title}
+          {choosing ? '选择企业' : schema.title}
         </Typography.Title>
         <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-          {routesFile.brand.replace(/^[·\s]+/, '')}
+          {brandName}
         </Typography.Paragraph>
-        <FormPage
-          schema={schema}
-          bare
-          onSubmitted={onSubmitted}
-          extra={
-            <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 12 }}>
-              {isLogin ? <Link to="/set-password">忘记密码 / 设置密码</Link> : <Link to="/login">返回登录</Link>}
-              <Link to="/agreement">《用户服务协议》</Link>
-            </div>
-          }
-        />
+        {choosing ? (
+          <BusinessPicker businesses={user.businessList} onPick={enter} />
+        ) : (
+          <FormPage
+            schema={schema}
+            bare
+            onSubmitted={onSubmitted}
+            extra={
+              <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 12 }}>
+                {isLogin ? <Link to="/login/settingPassword">忘记密码 / 设置密码</Link> : <Link to="/login/index">返回登录</Link>}
+                <Link to="/agreement/service">《服务协议》</Link>
+              </div>
+            }
+          />
+        )}
       </Card>
     </div>
   );
-}
+});

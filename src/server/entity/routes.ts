@@ -95,7 +95,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
     const base = `/api/${entity.api}`;
     const ops = { list: true, read: true, ...entity.operations };
     const h = () => hooks.get(entity.name);
-    const config = { auth: 'business', entity };
+    const config = { auth: 'business' as const, entity };
     const tags = [entity.label];
 
     if (ops.list) {

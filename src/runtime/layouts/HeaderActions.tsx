@@ -1,0 +1,94 @@
+import { Dropdown, Space, Tag } from 'antd';
+import { DownOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { flushSync } from 'react-dom';
+import { useNavigate } from 'react-router-dom';
+import { observer } from 'mobx-react-lite';
+import { api } from '../../services/request';
+import { message } from '../feedback';
+import { useStores } from '../context';
+import { CHARGE_FORM_LABELS } from '../../shared/labels';
+
+export const maskPhone = (tel: string) => tel.replace(/^(\d{3})\d{4}(\d{4})$/, '$1****$2');
+
+/** Header dropdown that switches the business at any time (both layouts). */
+export const BusinessSwitch = observer(function BusinessSwitch() {
+  const { user } = useStores();
+  const biz = user.currentBusiness;
+  const items = user.businessList.map((b) => ({
+    key: b.businessId,
+    label: (
+      <Space>
+        {b.businessName}
+        <Tag color={b.chargeForm === 'prepaid' ? 'blue' : 'gold'}>{CHARGE_FORM_LABELS[b.chargeForm]}</Tag>
+        {b.businessId === biz?.businessId && <Tag>当前</Tag>}
+      </Space>
+    ),
+  }));
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items,
+        selectable: true,
+        selectedKeys: biz ? [biz.businessId] : [],
+        onClick: ({ key }) => {
+          if (key === biz?.businessId) return;
+          user.selectBusiness(key);
+          message.success(`已切换到 ${user.currentBusiness?.businessName ?? ''}`);
+        },
+      }}
+    >
+      <a onClick={(e) => e.preventDefault()} title="切换企业" data-testid="business-switch">
+        <Space>
+          <SwapOutlined />
+          <span data-testid="current-business">{biz?.businessName ?? '未选择企业'}</span>
+          {biz && <Tag color={biz.chargeForm === 'prepaid' ? 'blue' : 'gold'}>{CHARGE_FORM_LABELS[biz.chargeForm]}</Tag>}
+          <DownOutlined />
+        </Space>
+      </a>
+    </Dropdown>
+  );
+});
+
+/** Signs out on the gateway (best effort) and locally, then goes to sign-in. */
+export function useLogout() {
+  const stores = useStores();
+  const navigate = useNavigate();
+  return async () => {
+    try {
+      await api.post('/api/auth/logout');
+    } catch {
+      /* signing out locally is what matters */
+    }
+    // Leave the guarded page first (rendered at once), so the sign-in guard does not add ?redirect= for it.
+    flushSync(() => navigate('/login/index', { replace: true }));
+    stores.logout();
+    message.success('已退出登录');
+  };
+}
+
+/** Account menu (phone masked): nav style switch (menu layout only) and sign-out. */
+export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { withNavSwitch?: boolean }) {
+  const { user, nav } = useStores();
+  const logout = useLogout();
+  const items = [
+    ...(withNavSwitch ? [{ key: 'layout', icon: <LayoutOutlined />, label: nav.menuType === 'inline' ? '切换为顶部导航' : '切换为侧边导航' }] : []),
+    { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },
+  ];
+  return (
+    <Dropdown
+      menu={{
+        items,
+        onClick: ({ key }) => {
+          if (key === 'logout') void logout();
+          if (key === 'layout') nav.setMenuType(nav.menuType === 'inline' ? 'horizontal' : 'inline');
+        },
+      }}
+    >
+      <Space style={{ cursor: 'pointer' }} data-testid="account-menu">
+        <UserOutlined />
+        <span>{maskPhone(user.userTel)}</span>
+      </Space>
+    </Dropdown>
+  );
+});

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { Button, Card, Descriptions, Space, Table, Tag } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { getTable } from '../../../schema/registry';
+import { useStores } from '../../context';
+import { message } from '../../feedback';
+import { formatValue } from '../../format';
+import { useLoad } from './useLoad';
+import { LoadState } from './LoadState';
+import { downloadWithAuth } from './download';
+
+interface Batch {
+  id: number;
+  batchNo: string;
+  source: string;
+  fileName?: string;
+  total: number;
+  succeeded: number;
+  failed: number;
+  status: string;
+  createdAt: string;
+}
+
+interface FormRow {
+  rowNo: number;
+  name: string;
+  idCard: string;
+  phone: string;
+  jobType: string;
+  result: 'success' | 'failed';
+  error?: string;
+}
+
+const PAGE_SIZE = 30;
+
+/** Enum labels of the history-form list (schemas/tables/insure-batches.json), so both pages agree. */
+function optionLabel(dataIndex: string, value: string): string {
+  const col = getTable('insure-batches').columns.find((c) => c.dataIndex === dataIndex);
+  return col?.options?.find((o) => o.value === value)?.label ?? value;
+}
+
+/** 历史表单详情: the form's header (GET /api/insure-batches/:id), its rows, and the original file. */
+export function HistoryFormDetail() {
+  const { id = '' } = useParams();
+  const { user } = useStores();
+  const [current, setCurrent] = useState(1);
+  const [downloading, setDownloading] = useState(false);
+  const base = `/api/insure-batches/${encodeURIComponent(id)}`;
+  const batch = useLoad<Batch>(base, '表单信息');
+  const rows = useLoad<{ list: FormRow[]; total: number }>(`${base}/rows?current=${current}&pageSize=${PAGE_SIZE}`, '表单明细');
+
+  const download = async (b: Batch) => {
+    setDownloading(true);
+    try {
+      await downloadWithAuth(`${base}/file`, { token: user.token, companyId: user.businessInfo.businessId }, b.fileName || `${b.batchNo}.csv`);
+    } catch (e) {
+      message.error(e instanceof Error ? e.message : '下载失败');
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Card>
+        <LoadState load={batch}>
+          {(b) => (
+            <Descriptions
+              title="表单信息"
+              bordered
+              column={{ xs: 1, sm: 2, lg: 3 }}
+              extra={
+                <Button icon={<DownloadOutlined />} loading={downloading} onClick={() => void download(b)}>
+                  下载原文件
+                </Button>
+              }
+            >
+              <Descriptions.Item label="表单编号">{b.batchNo}</Descriptions.Item>
+              <Descriptions.Item label="投保方式">{optionLabel('source', b.source)}</Descriptions.Item>
+              <Descriptions.Item label="文件名">{b.fileName || '-'}</Descriptions.Item>
+              <Descriptions.Item label="总人数">{b.total}</Descriptions.Item>
+              <Descriptions.Item label="成功">{b.succeeded}</Descriptions.Item>
+              <Descriptions.Item label="失败">{b.failed}</Descriptions.Item>
+              <Descriptions.Item label="状态">{optionLabel('status', b.status)}</Descriptions.Item>
+              <Descriptions.Item label="提交时间">{formatValue(b.createdAt, 'dateTime')}</Descriptions.Item>
+            </Descriptions>
+          )}
+        </LoadState>
+      </Card>
+      <Card title="表单明细">
+        {rows.error ? (
+          <LoadState load={rows}>{() => null}</LoadState>
+        ) : (
+          <Table<FormRow>
+            rowKey="rowNo"
+            loading={rows.loading}
+            dataSource={rows.data?.list ?? []}
+            pagination={{ current, pageSize: PAGE_SIZE, total: rows.data?.total ?? 0, showSizeChanger: false, onChange: setCurrent }}
+            columns={[
+              { title: '行号', dataIndex: 'rowNo', width: 80 },
+              { title: '姓名', dataIndex: 'name' },
+              { title: '身份证号', dataIndex: 'idCard' },
+              { title: '手机号', dataIndex: 'phone' },
+              { title: '工种', dataIndex: 'jobType' },
+              {
+                title: '结果',
+                dataIndex: 'result',
+                render: (v: FormRow['result']) => (v === 'success' ? <Tag color="success">成功</Tag> : <Tag color="error">失败</Tag>),
+              },
+              { title: '失败原因', dataIndex: 'error', render: (v?: string) => v || '-' },
+            ]}
+          />
+        )}
+      </Card>
+    </Space>
+  );
+}

@@ -1,0 +1,19 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/**
+ * Custom page components by the name routes.json uses (`page: { kind: 'custom', component }`).
+ * Each loads lazily, in its own chunk, the first time its route opens.
+ */
+export const CUSTOM_PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
+  Workbench: lazy(() => import('./Workbench').then((m) => ({ default: m.Workbench }))),
+  AccountCenter: lazy(() => import('./AccountCenter').then((m) => ({ default: m.AccountCenter }))),
+  ClaimNotice: lazy(() => import('./ClaimNotice').then((m) => ({ default: m.ClaimNotice }))),
+  HistoryFormDetail: lazy(() => import('./HistoryFormDetail').then((m) => ({ default: m.HistoryFormDetail }))),
+  InvoiceDetail: lazy(() => import('./InvoiceDetail').then((m) => ({ default: m.InvoiceDetail }))),
+  InvoiceApplyPage: lazy(() => import('./InvoiceApplyPage').then((m) => ({ default: m.InvoiceApplyPage }))),
+  RefundApplyPage: lazy(() => import('./RefundApplyPage').then((m) => ({ default: m.RefundApplyPage }))),
+  InvoiceManage: lazy(() => import('./InvoiceManage').then((m) => ({ default: m.InvoiceManage }))),
+  InsurePersonManage: lazy(() => import('./InsurePersonManage').then((m) => ({ default: m.InsurePersonManage }))),
+  InsuredRecord: lazy(() => import('./InsuredRecord').then((m) => ({ default: m.InsuredRecord }))),
+  ClaimApply: lazy(() => import('./ClaimApply').then((m) => ({ default: m.ClaimApply }))),
+};

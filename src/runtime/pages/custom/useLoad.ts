@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+import { api, ApiError } from '../../../services/request';
+
+export interface Load<T> {
+  data?: T;
+  error?: string;
+  loading: boolean;
+}
+
+/** GETs a gateway URL (null = wait) and keeps a Chinese error message when it fails. */
+export function useLoad<T>(url: string | null, what: string): Load<T> {
+  const [state, setState] = useState<Load<T>>({ loading: url !== null });
+  useEffect(() => {
+    if (url === null) return;
+    let live = true;
+    setState({ loading: true });
+    api
+      .get<T>(url)
+      .then((data) => live && setState({ data, loading: false }))
+      .catch((e: unknown) => {
+        const detail = e instanceof ApiError && e.message ? `：${e.message}` : '';
+        if (live) setState({ error: `${what}加载失败${detail}`, loading: false });
+      });
+    return () => {
+      live = false;
+    };
+  }, [url, what]);
+  return state;
+}
