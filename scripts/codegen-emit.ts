@@ -151,8 +151,9 @@ export function scaffold(name: string): { files: Record<string, unknown>; routes
       },
     },
     routes: [
-      { path: `/${name}/list`, title: `${name}列表`, page: { kind: 'table', schema: plural } },
-      { path: detailPath, title: `${name}详情`, hidden: true, page: { kind: 'detail', schema: name } },
+      // Top-level entries in the shared side-menu layout (spec: /main, /service, /account share one layout).
+      { key: `/${name}/list`, path: `/${name}/list`, title: `${name}列表`, layout: 'menu', page: { kind: 'table', schema: plural } },
+      { key: detailPath, path: detailPath, title: `${name}详情`, hide: true, layout: 'menu', page: { kind: 'detail', schema: name } },
     ],
   };
 }
