@@ -1,3 +1,6 @@
+import { applyMoneyDdl, backfillMoney, DOMAIN_COLUMNS } from './domain/index.ts';
+import { loadEntities } from './entity/load.ts';
+import { migrateEntities } from './entity/migrate.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -25,6 +28,8 @@ export interface StartServerOptions {
   db?: Db;
   /** Seed demo data (demo accounts with a public password) when the database is empty. Default false. */
   seed?: boolean;
+  /** Directory holding schemas/ (default: the repository root). */
+  schemaRoot?: string;
   /**
    * SMS provider for sign-in codes. Default: the development provider (logs the code), which is
    * refused in production — there, requesting a code answers 503 until a real provider is given.
@@ -84,6 +89,20 @@ function pickSms(opts: StartServerOptions, production: boolean): SmsProvider | n
   return sms;
 }
 
+/** The repository root: schemas/ lives here unless a test points startServer at a copy. */
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * Brings any database up to date, in order: the base tables, the tables and columns the entity schemas
+ * describe (additive; destructive changes are refused), then the money rules' constraints and plans.
+ */
+export async function migrateAll(db: Db, schemaRoot: string): Promise<void> {
+  await migrate(db);
+  const { registry, migrationsDir } = loadEntities(schemaRoot);
+  await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
+  await applyMoneyDdl(db);
+}
+
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const basePath = normalizeBasePath(opts.basePath);
@@ -92,9 +111,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir }));
   let app: Awaited<ReturnType<typeof createApp>>;
   try {
-    await migrate(db);
+    await migrateAll(db, opts.schemaRoot ?? REPO_ROOT);
     if (production) await checkProductionSafety(db, opts);
-    if (opts.seed === true) await seed(db);
+    if (opts.seed === true) {
+      await seed(db);
+      // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
+      await backfillMoney(db);
+    }
     app = await createApp({
       db,
       staticDir: opts.staticDir,

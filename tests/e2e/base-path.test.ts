@@ -13,7 +13,7 @@ let browser: Browser;
 describe('console under a base path', () => {
   beforeAll(async () => {
     const dist = path.resolve(import.meta.dirname, '../../dist');
-    server = await startServer({ port: 0, dataDir: 'memory', staticDir: dist, basePath: '/console/' });
+    server = await startServer({ port: 0, dataDir: 'memory', staticDir: dist, basePath: '/console/', seed: true });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   });
   afterAll(async () => {

@@ -98,6 +98,15 @@ export const MONEY_DDL: string[] = [
   )`,
 ];
 
+/** Columns MONEY_DDL adds to entity tables (table → columns), so the entity migration leaves them alone. */
+export const DOMAIN_COLUMNS: Record<string, string[]> = (() => {
+  const out: Record<string, string[]> = {};
+  for (const sql of MONEY_DDL) {
+    for (const m of sql.matchAll(/ALTER TABLE (\w+) ADD COLUMN IF NOT EXISTS (\w+)/g)) (out[m[1]] ??= []).push(m[2]);
+  }
+  return out;
+})();
+
 /**
  * Fills the new columns from data written before these rules (or by seed.ts, which knows nothing of
  * them). Idempotent; run after seeding too. Only touches rows that were never written by the domain.

@@ -69,6 +69,11 @@ export interface MigrateOptions {
   migrationsDir?: string;
   /** migration files given directly (tests) */
   migrations?: MigrationFile[];
+  /**
+   * Columns that code owns rather than an entity (e.g. the money rules' bookkeeping columns, added by
+   * src/server/domain/ddl.ts): table → column names. They are neither reported as removed nor touched.
+   */
+  codeColumns?: Record<string, readonly string[]>;
 }
 
 export interface MigrateReport {
@@ -105,7 +110,11 @@ interface LiveColumn {
 }
 
 /** The additive plan for the entities, or the list of refused (destructive) differences. */
-export async function planEntityChanges(q: Queryable, entities: EntitySchema[]): Promise<{ statements: string[]; problems: string[] }> {
+export async function planEntityChanges(
+  q: Queryable,
+  entities: EntitySchema[],
+  codeColumns: Record<string, readonly string[]> = {},
+): Promise<{ statements: string[]; problems: string[] }> {
   const cols = await q.query<LiveColumn>(
     `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()`,
   );
@@ -128,7 +137,7 @@ export async function planEntityChanges(q: Queryable, entities: EntitySchema[]):
     } else {
       const expected = new Map(Object.entries(e.fields).map(([k, f]) => [columnOf(k, f), { key: k, f }]));
       for (const [col, type] of liveCols) {
-        if (col === 'id' || col === 'business_id') continue;
+        if (col === 'id' || col === 'business_id' || codeColumns[t]?.includes(col)) continue;
         const want = expected.get(col);
         if (!want) {
           problems.push(`实体 ${e.name} 的字段 ${col} 在数据库中存在但 schema 中已删除：${hint}`);
@@ -163,7 +172,7 @@ export async function migrateEntities(db: Db, opts: MigrateOptions): Promise<Mig
     report.migrationsApplied.push(m.id);
   }
   const stored = opts.entities.filter((e) => e.storage !== false);
-  const plan = await planEntityChanges(db, stored);
+  const plan = await planEntityChanges(db, stored, opts.codeColumns);
   if (plan.problems.length) throw new MigrationRefused(plan.problems);
   await db.tx(async (tx) => {
     for (const s of plan.statements) await tx.query(s);
