@@ -6,6 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
 import authRoutes from '../routes/auth.ts';
 import businessLegacyRoutes from '../routes/business-legacy.ts';
+import contentRoutes from '../routes/content.ts';
+import insureFormRoutes from '../routes/insure-forms.ts';
 import overviewRoutes from '../routes/overview.ts';
 import planRoutes from '../routes/plans.ts';
 import settingsRoutes from '../routes/settings.ts';
@@ -156,6 +158,8 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(settingsRoutes);
     await api.register(planRoutes);
     await api.register(overviewRoutes);
+    await api.register(contentRoutes);
+    await api.register(insureFormRoutes);
     await api.register(businessLegacyRoutes);
   });
 
