@@ -349,17 +349,32 @@ describe('writes', () => {
       { field: 'description', message: '请填写事故经过' },
       { field: 'amount', message: '预估金额应大于 0 且不超过 1000 万元' },
     ]);
-    const ok = await c.call('POST', '/api/claims', {
+    // Someone never insured here cannot claim (cover is checked), however plausible the input.
+    const stranger = await c.call('POST', '/api/claims', {
       body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '摔伤', description: '仓库摔倒', amount: 1234.5 },
     });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.message).toBe('该人员在本企业无有效保单');
+    // A person with effective cover today claims within it; what was stored is what was asked.
+    const [rec] = await c.server.db.query<{ person_name: string; id_card: string }>(
+      `SELECT person_name, id_card FROM insure_records WHERE business_id = $1 AND status = 'effective'
+         AND effective_date <= CURRENT_DATE AND expiry_date >= CURRENT_DATE ORDER BY id LIMIT 1`,
+      [BIZ_ADMIN],
+    );
+    const day = new Date().toISOString().slice(0, 10);
+    const before = await count('claims', BIZ_ADMIN);
+    const ok = await c.call('POST', '/api/claims', {
+      body: { personName: rec.person_name, idCard: rec.id_card, accidentDate: day, accidentType: '摔伤', description: '仓库摔倒', amount: 1234.5 },
+    });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ status: 'reported', amount: 1234.5, accidentDate: '2024-05-01' });
+    expect(ok.body.data).toMatchObject({ status: 'reported', amount: 1234.5, accidentDate: day });
+    expect(await count('claims', BIZ_ADMIN)).toBe(before + 1);
 
     const inv = await c.call('POST', '/api/invoices', {
       body: { title: '上海鑫达人力资源有限公司', taxNo: '91310104MA1FL2XK3P', type: 'normal', orderNos: ['NO-SUCH-ORDER'], email: 'a@b.cn' },
     });
     expect(inv.status).toBe(400);
-    expect(inv.body.message).toBe('部分订单无法开票');
+    expect(inv.body.message).toBe('订单 NO-SUCH-ORDER 不存在');
     expect(inv.body.errors).toEqual([{ field: 'orderNos', message: '订单 NO-SUCH-ORDER 不存在' }]);
   });
 

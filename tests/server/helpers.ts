@@ -13,7 +13,7 @@ export interface Res {
 
 export interface Client {
   server: RunningServer;
-  call(method: string, path: string, opts?: { body?: unknown; raw?: string; token?: string | null; biz?: string | null }): Promise<Res>;
+  call(method: string, path: string, opts?: { body?: unknown; raw?: string; token?: string | null; biz?: string | null; headers?: Record<string, string> }): Promise<Res>;
   login(): Promise<{ token: string; refreshToken: string }>;
   token: string;
 }
@@ -34,6 +34,7 @@ export async function boot(opts: StartServerOptions = {}): Promise<Client> {
       if (o.raw !== undefined) payload = o.raw;
       else if (o.body !== undefined) payload = JSON.stringify(o.body);
       if (payload !== undefined) headers['content-type'] = 'application/json';
+      Object.assign(headers, o.headers);
       const res = await fetch(origin + path, { method, headers, body: payload });
       const text = await res.text();
       let body: any = text;

@@ -1,3 +1,4 @@
+import { isDomainError } from '../domain/errors.ts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { mapAjvErrors, type AjvErrorLike } from './validation.ts';
 
@@ -48,6 +49,8 @@ export function errorHandler(error: FastifyError | HttpError | Error, request: F
   const fe = error as FastifyError & { validation?: AjvErrorLike[]; validationContext?: string };
   if (error instanceof HttpError) {
     err = error;
+  } else if (isDomainError(error)) {
+    err = new HttpError(error.status, error.code, error.message, error.errors);
   } else if (fe.validation) {
     const errors = mapAjvErrors(fe.validation, fe.validationContext);
     err = badInput(INVALID_INPUT, errors);

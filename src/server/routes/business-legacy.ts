@@ -1,11 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db.ts';
+import { addBankAccount, applyInvoice, applyRefund, createClaim, createInsuranceBatch, deleteBankAccount, hashRequest, withIdempotency } from '../domain/index.ts';
+import { idempotencyKey } from './idempotency-key.ts';
 import { getResource, listResource, QueryError, RESOURCES } from '../resources.ts';
 import { PLANS } from '../seed.ts';
 import { isValidIdCard } from '../util.ts';
-import { badInput, forbidden, notFound, ok, type FieldError } from '../http/errors.ts';
+import { badInput, forbidden, notFound, ok } from '../http/errors.ts';
 import { requireAdmin } from '../http/auth.ts';
 import type { Business, User } from '../http/types.ts';
-import { addDays, Check, checkRows, serialNo, today, type RosterRow } from './legacy-check.ts';
+import { Check, checkRows, today, type RosterRow } from './legacy-check.ts';
 import { LEGACY_BODIES } from './legacy-schemas.ts';
 
 /**
@@ -26,6 +29,8 @@ const RESOURCE_LABELS: Record<string, string> = {
 };
 
 interface Ctx {
+  /** The transaction of a write (with its idempotency record), or the database for reads. */
+  tx: Db;
   query: URLSearchParams;
   params: Record<string, string>;
   body: Record<string, unknown>;
@@ -43,72 +48,37 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
       url: path,
       config: { auth: 'business' },
       schema: { tags: ['business'], ...(body ? { body } : {}) },
-      handler: async (req: FastifyRequest) => {
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const qs = req.url.indexOf('?');
         const ctx: Ctx = {
+          tx: db,
           query: new URLSearchParams(qs >= 0 ? req.url.slice(qs + 1) : ''),
           params: req.params as Record<string, string>,
           body: (req.body ?? {}) as Record<string, unknown>,
           user: req.user,
           biz: req.business,
         };
-        return ok(await handler(ctx));
+        if (method === 'GET') return ok(await handler(ctx));
+        const key = idempotencyKey(req);
+        if (!key) return db.tx(async (tx) => ok(await handler({ ...ctx, tx })));
+        // A replay with the same key returns the first answer and changes nothing twice.
+        const r = await withIdempotency(
+          db,
+          { userId: req.user.id, key, method, path: req.routeOptions.url ?? path, requestHash: hashRequest({ biz: req.business.businessId, params: ctx.params, body: ctx.body }) },
+          async (tx) => ({ status: 200, body: ok(await handler({ ...ctx, tx })) }),
+        );
+        reply.header('idempotent-replayed', String(r.replayed));
+        return reply.status(r.status).send(r.body);
       },
     });
   };
 
   // ------------------------------------------------------------ insure writes
 
-  async function createBatch(
-    biz: Business,
-    source: 'roster' | 'attendance',
-    planName: string,
-    fileName: string,
-    rows: RosterRow[],
-    start: string,
-    end: string,
-    premiumCents: number,
-  ) {
-    const batchId = await db.tx(async (tx) => {
-      const batchNo = serialNo('PB');
-      const [batch] = await tx.query<{ id: number }>(
-        `INSERT INTO insure_batches (business_id, batch_no, source, file_name, total, succeeded, failed, status)
-         VALUES ($1,$2,$3,$4,$5,$5,0,'done') RETURNING id`,
-        [biz.businessId, batchNo, source, fileName, rows.length],
-      );
-      const future = start > today();
-      for (const r of rows) {
-        await tx.query(
-          `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, status, start_date, end_date)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
-           ON CONFLICT (business_id, id_card) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
-             job_type = EXCLUDED.job_type, plan_name = EXCLUDED.plan_name, status = EXCLUDED.status,
-             start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date`,
-          [biz.businessId, r.name, r.idCard, r.phone, r.jobType, planName, future ? 'pending' : 'insured', start, end],
-        );
-        await tx.query(
-          `INSERT INTO insure_records (business_id, batch_id, batch_no, person_name, id_card, plan_name, premium_cents, status, effective_date, expiry_date)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-          [biz.businessId, batch.id, batchNo, r.name, r.idCard, planName, premiumCents, future ? 'pending' : 'effective', start, end],
-        );
-      }
-      const amount = premiumCents * rows.length;
-      let paid = false;
-      if (biz.chargeForm === 'prepaid') {
-        const upd = await tx.query(
-          'UPDATE businesses SET balance_cents = balance_cents - $2 WHERE id = $1 AND balance_cents >= $2 RETURNING id',
-          [biz.businessId, amount],
-        );
-        paid = upd.length > 0;
-      }
-      await tx.query(
-        `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status, paid_at)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-        [biz.businessId, serialNo('OD'), planName, rows.length, amount, paid ? 'paid' : 'unpaid', paid ? 'completed' : 'pending_payment', paid ? new Date().toISOString() : null],
-      );
-      return batch.id;
-    });
-    return getResource(db, RESOURCES['insure-batches'], biz.businessId, batchId);
+  /** Rosters and attendance go through the money rules: cover from today, balance checked atomically. */
+  async function createBatch(tx: Db, biz: Business, source: 'roster' | 'attendance', planName: string, fileName: string, rows: RosterRow[], date: string) {
+    const r = await createInsuranceBatch(tx, biz, { source, planId: planName, startDate: date, rows, fileName });
+    return getResource(tx, RESOURCES['insure-batches'], biz.businessId, r.batchId);
   }
 
   /**
@@ -129,23 +99,23 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     return { planName, plan, date, fileName, rows };
   }
 
-  route('POST', '/api/insure/roster', 'business', async ({ body, biz }) => {
-    const { planName, plan, date, fileName, rows } = checkBatchInput(body, 'month', 'startDate', '起保日期');
-    // Roster cover runs one year; premium is the monthly price times 12.
-    return createBatch(biz, 'roster', planName, fileName, rows, date, addDays(date, 364), plan.cents * 12);
+  route('POST', '/api/insure/roster', 'business', async ({ tx, body, biz }) => {
+    const { planName, date, fileName, rows } = checkBatchInput(body, 'month', 'startDate', '起保日期');
+    // Roster cover runs one year; premium is the monthly price times 12 (src/server/domain/insure.ts).
+    return createBatch(tx, biz, 'roster', planName, fileName, rows, date);
   });
 
-  route('POST', '/api/insure/attendance', 'business', async ({ body, biz }) => {
+  route('POST', '/api/insure/attendance', 'business', async ({ tx, body, biz }) => {
     if (!biz.servicePacks.includes('attendance')) {
       throw forbidden('当前企业未开通考勤服务包');
     }
-    const { planName, plan, date, fileName, rows } = checkBatchInput(body, 'day', 'workDate', '出勤日期');
-    return createBatch(biz, 'attendance', planName, fileName, rows, date, date, plan.cents);
+    const { planName, date, fileName, rows } = checkBatchInput(body, 'day', 'workDate', '出勤日期');
+    return createBatch(tx, biz, 'attendance', planName, fileName, rows, date);
   });
 
   // ------------------------------------------------------------ finance / claims writes
 
-  route('POST', '/api/invoices', 'business', async ({ body, biz }) => {
+  route('POST', '/api/invoices', 'business', async ({ tx, body, biz }) => {
     const c = new Check(body);
     const title = c.str('title', { min: 2, max: 100, label: '发票抬头' });
     const taxNo = c.str('taxNo', { max: 20, label: '税号' }).toUpperCase();
@@ -159,73 +129,21 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
       c.add('orderNos', '请至少选择 1 个订单');
     } else if (orderNos.length > 100) c.add('orderNos', '每张发票最多关联 100 个订单');
     c.done();
-    const nos = [...new Set((orderNos as string[]).map((o) => o.trim()))];
-    const id = await db.tx(async (tx) => {
-      const found = await tx.query<{ order_no: string; pay_status: string; amount_cents: number }>(
-        'SELECT order_no, pay_status, amount_cents::float8 AS amount_cents FROM orders WHERE business_id = $1 AND order_no = ANY($2::text[])',
-        [biz.businessId, nos],
-      );
-      const used = await tx.query<{ no: string }>(
-        `SELECT DISTINCT unnest(order_nos) AS no FROM invoices WHERE business_id = $1 AND status IN ('applying','issued')`,
-        [biz.businessId],
-      );
-      const usedSet = new Set(used.map((u) => u.no));
-      const errs: FieldError[] = [];
-      for (const no of nos) {
-        const o = found.find((f) => f.order_no === no);
-        if (!o) errs.push({ field: 'orderNos', message: `订单 ${no} 不存在` });
-        else if (o.pay_status !== 'paid') errs.push({ field: 'orderNos', message: `订单 ${no} 未支付，不能开票` });
-        else if (usedSet.has(no)) errs.push({ field: 'orderNos', message: `订单 ${no} 已开票或正在开票` });
-      }
-      if (errs.length) throw badInput('部分订单无法开票', errs);
-      const amount = found.reduce((s, o) => s + Number(o.amount_cents), 0);
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO invoices (business_id, invoice_no, title, tax_no, amount_cents, type, status, email, order_nos)
-         VALUES ($1,$2,$3,$4,$5,$6,'applying',$7,$8::text[]) RETURNING id`,
-        [biz.businessId, serialNo('FP'), title, taxNo, amount, type, email, nos],
-      );
-      return row.id;
-    });
-    return getResource(db, RESOURCES.invoices, biz.businessId, id);
+    const inv = await applyInvoice(tx, biz, { orderNos: orderNos as string[], title, taxNo, type: type as 'normal' | 'special', email });
+    return getResource(tx, RESOURCES.invoices, biz.businessId, inv.id);
   });
 
-  route('POST', '/api/invoice-refunds', 'business', async ({ body, biz }) => {
+  route('POST', '/api/invoice-refunds', 'business', async ({ tx, body, biz }) => {
     const c = new Check(body);
     const invoiceNo = c.str('invoiceNo', { max: 40, label: '发票号' });
     const cents = c.money('amount', '退款金额');
     const reason = c.str('reason', { min: 2, max: 200, label: '退款原因' });
     c.done();
-    const id = await db.tx(async (tx) => {
-      const inv = await tx.query<{ amount_cents: number; status: string }>(
-        'SELECT amount_cents::float8 AS amount_cents, status FROM invoices WHERE business_id = $1 AND invoice_no = $2',
-        [biz.businessId, invoiceNo],
-      );
-      if (!inv[0]) throw badInput('发票不存在', [{ field: 'invoiceNo', message: `发票 ${invoiceNo} 不存在` }]);
-      if (inv[0].status !== 'issued') {
-        throw badInput('仅已开具的发票可申请退款', [{ field: 'invoiceNo', message: '仅已开具的发票可申请退款' }]);
-      }
-      const [{ s }] = await tx.query<{ s: number }>(
-        `SELECT coalesce(sum(amount_cents), 0)::float8 AS s FROM invoice_refunds
-          WHERE business_id = $1 AND invoice_no = $2 AND status <> 'rejected'`,
-        [biz.businessId, invoiceNo],
-      );
-      const left = Number(inv[0].amount_cents) - Number(s);
-      if (cents > left) {
-        throw badInput('退款金额超过可退金额', [
-          { field: 'amount', message: `该发票最多可退 ${(left / 100).toFixed(2)} 元` },
-        ]);
-      }
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO invoice_refunds (business_id, refund_no, invoice_no, amount_cents, reason, status)
-         VALUES ($1,$2,$3,$4,$5,'applying') RETURNING id`,
-        [biz.businessId, serialNo('TP'), invoiceNo, cents, reason],
-      );
-      return row.id;
-    });
-    return getResource(db, RESOURCES['invoice-refunds'], biz.businessId, id);
+    const r = await applyRefund(tx, biz, { invoiceNo, amountCents: cents, reason });
+    return getResource(tx, RESOURCES['invoice-refunds'], biz.businessId, r.id);
   });
 
-  route('POST', '/api/claims', 'business', async ({ body, biz }) => {
+  route('POST', '/api/claims', 'business', async ({ tx, body, biz }) => {
     const c = new Check(body);
     const personName = c.str('personName', { min: 2, max: 30, label: '出险人' });
     const idCard = c.str('idCard', { max: 18, label: '身份证号' }).toUpperCase();
@@ -235,15 +153,12 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     const description = c.str('description', { max: 1000, label: '事故经过' });
     const cents = c.money('amount', '预估金额');
     c.done();
-    const [row] = await db.query<{ id: number }>(
-      `INSERT INTO claims (business_id, claim_no, person_name, id_card, accident_date, accident_type, description, amount_cents, status)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'reported') RETURNING id`,
-      [biz.businessId, serialNo('LP'), personName, idCard, accidentDate, accidentType, description, cents],
-    );
-    return getResource(db, RESOURCES.claims, biz.businessId, row.id);
+    // The claim must fall inside the person's cover and within the plan's limit (src/server/domain/cover.ts).
+    const claim = await createClaim(tx, biz, { personName, idCard, accidentDate, accidentType, description, amountCents: cents });
+    return getResource(tx, RESOURCES.claims, biz.businessId, claim.id);
   });
 
-  route('POST', '/api/bank-accounts', 'business', async ({ body, biz }) => {
+  route('POST', '/api/bank-accounts', 'business', async ({ tx, body, biz }) => {
     requireAdmin(biz);
     const c = new Check(body);
     const accountName = c.str('accountName', { min: 2, max: 100, label: '账户名称' });
@@ -254,38 +169,16 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     const isDefault = body.isDefault ?? false;
     if (typeof isDefault !== 'boolean') c.add('isDefault', '“设为默认账户”的取值无效');
     c.done();
-    const id = await db.tx(async (tx) => {
-      const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM bank_accounts WHERE business_id = $1', [biz.businessId]);
-      const makeDefault = isDefault === true || n === 0;
-      if (makeDefault) await tx.query('UPDATE bank_accounts SET is_default = false WHERE business_id = $1', [biz.businessId]);
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO bank_accounts (business_id, account_name, bank_name, account_no, branch, is_default)
-         VALUES ($1,$2,$3,$4,$5,$6) RETURNING id`,
-        [biz.businessId, accountName, bankName, accountNo, branch, makeDefault],
-      );
-      return row.id;
-    });
-    return getResource(db, RESOURCES['bank-accounts'], biz.businessId, id);
+    // One default account per business, safe under parallel requests (src/server/domain/bank.ts).
+    const acct = await addBankAccount(tx, biz, { accountName, bankName, accountNo, branch, isDefault: isDefault === true });
+    return getResource(tx, RESOURCES['bank-accounts'], biz.businessId, acct.id);
   });
 
-  route('DELETE', '/api/bank-accounts/:id', 'business', async ({ params, biz }) => {
+  route('DELETE', '/api/bank-accounts/:id', 'business', async ({ tx, params, biz }) => {
     requireAdmin(biz);
     const id = Number(params.id);
     if (!Number.isInteger(id) || id < 1) throw notFound('银行账户不存在');
-    await db.tx(async (tx) => {
-      const del = await tx.query<{ is_default: boolean }>(
-        'DELETE FROM bank_accounts WHERE business_id = $1 AND id = $2 RETURNING is_default',
-        [biz.businessId, id],
-      );
-      if (!del[0]) throw notFound('银行账户不存在');
-      if (del[0].is_default) {
-        await tx.query(
-          `UPDATE bank_accounts SET is_default = true WHERE id = (
-             SELECT id FROM bank_accounts WHERE business_id = $1 ORDER BY created_at, id LIMIT 1)`,
-          [biz.businessId],
-        );
-      }
-    });
+    await deleteBankAccount(tx, biz, id);
     return {};
   });
 
