@@ -51,8 +51,8 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     expect(token).toBeTruthy();
     expect(companyId).toBeTruthy();
 
-    // What the gateway holds for this business, first page, as the table asks for it.
-    const res = await fetch(`${baseUrl}/api/orders?current=1&pageSize=20`, {
+    // What the gateway holds for this business, first page, as the table asks for it (spec §9: 30 rows a page).
+    const res = await fetch(`${baseUrl}/api/orders?current=1&pageSize=30`, {
       headers: { Authorization: `Bearer ${token}`, 'X-Company-Id': String(companyId) },
     });
     const body = (await res.json()) as { code: number; data: { list: Array<{ orderNo: string }>; total: number } };
@@ -62,10 +62,11 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     await page.goto(`${baseUrl}${P.orders}`);
     const rows = page.locator('.ant-table-tbody tr.ant-table-row');
     await rows.first().waitFor({ timeout: 30000 });
-    expect(await rows.count()).toBe(Math.min(20, body.data.list.length));
+    expect(await rows.count()).toBe(Math.min(30, body.data.list.length));
     const firstRow = await rows.first().innerText();
     expect(firstRow).toContain(body.data.list[0].orderNo);
-    expect(await page.locator('.ant-pagination').innerText()).toContain(String(body.data.total));
+    expect(await page.locator('.ant-pagination').innerText()).toContain(`共 ${body.data.total} 条`);
+    expect(await page.locator('.ant-pagination-options').innerText()).toContain('30 / page');
     await expect.poll(() => page.title()).toMatch(/^订单管理 · /);
 
     // Menu: hidden entries (order detail) are not listed, visible ones are.

@@ -3,15 +3,15 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { setMessageInstance } from '../feedback';
-import { ErrorBoundary } from './ErrorBoundary';
+import { MESSAGE_CONFIG, NOTIFICATION_CONFIG, setFeedbackInstances } from '../feedback';
+import { ErrorBoundary } from '../errors';
 
 dayjs.locale('zh-cn');
 
-/** Points toasts at antd's App context (theme + locale aware). */
+/** Points toasts and notifications at antd's App context (theme + locale aware). */
 function FeedbackBridge() {
-  const { message } = AntApp.useApp();
-  useEffect(() => setMessageInstance(message), [message]);
+  const { message, notification } = AntApp.useApp();
+  useEffect(() => setFeedbackInstances({ message, notification }), [message, notification]);
   return null;
 }
 
@@ -19,7 +19,7 @@ function FeedbackBridge() {
 export function BasicLayout({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider locale={zhCN}>
-      <AntApp>
+      <AntApp message={MESSAGE_CONFIG} notification={NOTIFICATION_CONFIG}>
         <FeedbackBridge />
         <ErrorBoundary>{children}</ErrorBoundary>
       </AntApp>

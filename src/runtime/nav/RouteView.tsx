@@ -5,7 +5,7 @@ import type { RouteNode } from '../../schema/types';
 import { useStores } from '../context';
 import { SchemaPage } from '../pages/SchemaPage';
 import { RouteGuard } from '../layouts/AccessLayout';
-import { ErrorBoundary } from '../layouts/ErrorBoundary';
+import { ErrorBoundary } from '../errors';
 import { Loading } from '../layouts/Loading';
 import { PageHeader } from './PageHeader';
 import { useDocumentTitle } from './useDocumentTitle';

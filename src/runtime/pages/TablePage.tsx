@@ -3,7 +3,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
 import { DownloadOutlined } from '@ant-design/icons';
-import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
+import type { ActionType, ProColumns } from '@ant-design/pro-components';
+import { ConsoleTable } from '../table';
 import { observer } from 'mobx-react-lite';
 import type { TableSchema } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
@@ -25,7 +26,7 @@ interface ListResult {
 const EXPORT_PAGE = 200;
 const EXPORT_MAX = 5000;
 
-/** A list page rendered from a table schema with ProTable: search form, pagination, sort, links, actions. */
+/** A list page rendered from a table schema with the console table (ProTable + spec §9 rules): search form, pagination, sort, links, actions. */
 export const TablePage = observer(function TablePage({ schema }: { schema: TableSchema }) {
   const { user } = useStores();
   const navigate = useNavigate();
@@ -184,15 +185,15 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
         </Suspense>
       </Modal>
     )}
-    <ProTable<Row>
+    <ConsoleTable<Row>
       key={user.businessInfo.businessId}
       headerTitle={schema.title}
       rowKey={schema.rowKey}
       actionRef={actionRef}
       columns={columns}
-      scroll={{ x: 'max-content' }}
       search={schema.columns.some((c) => c.search) ? { labelWidth: 'auto' } : false}
-      pagination={{ defaultPageSize: schema.pageSize ?? 20, showSizeChanger: true }}
+      // Page sizes 30/50/100, quick jumper and the spec's labels come from ConsoleTable (spec §9).
+      pagination={schema.pageSize ? { defaultPageSize: schema.pageSize } : undefined}
       toolBarRender={() => [<Space key="tb">{toolbar}</Space>]}
       request={async (params, sort) => {
         const query = toQuery(schema.columns, params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
@@ -203,8 +204,8 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
             const rows = Array.isArray(list) ? list : list.list;
             return { data: rows, total: rows.length, success: true };
           }
-          const r = await api.get<ListResult>(schema.api, query);
-          return { data: r.list, total: r.total, success: true };
+          const r = await api.get<ListResult & { totalIsEstimate?: boolean }>(schema.api, query);
+          return { data: r.list, total: r.total, success: true, estimated: r.totalIsEstimate };
         } catch (e) {
           message.error(e instanceof ApiError ? e.message : '加载失败');
           return { data: [], total: 0, success: false };

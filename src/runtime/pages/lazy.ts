@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyWithRetry as lazy } from '../errors';
 
 // Each page kind is its own chunk, loaded the first time a page of that kind opens.
 export const LazyTablePage = lazy(() => import('./TablePage').then((m) => ({ default: m.TablePage })));

@@ -1,10 +1,12 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { lazyWithRetry as lazy } from '../../errors';
 
 /**
  * Custom page components by the name routes.json uses (`page: { kind: 'custom', component }`).
- * Each loads lazily, in its own chunk, the first time its route opens.
+ * Each loads lazily, in its own chunk, the first time its route opens (a chunk that fails or hangs for
+ * 120 s shows the retry screen of the page's error boundary).
  */
-export const CUSTOM_PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
+export const CUSTOM_PAGES: Record<string, ComponentType> = {
   Workbench: lazy(() => import('./Workbench').then((m) => ({ default: m.Workbench }))),
   AccountCenter: lazy(() => import('./AccountCenter').then((m) => ({ default: m.AccountCenter }))),
   ClaimNotice: lazy(() => import('./ClaimNotice').then((m) => ({ default: m.ClaimNotice }))),
