@@ -52,7 +52,7 @@ export default async function staticRoutes(app: FastifyInstance, opts: StaticOpt
     } catch {
       throw notFound('控制台页面尚未构建（缺少 index.html）');
     }
-    html = html.split('"./assets/').join(`"${basePath}assets/`);
+    html = html.split('"./').join(`"${basePath}`); // assets and the favicon, from any page depth
     const tag = `<script nonce="${req.cspNonce}">window.__APP_CONFIG__=${cfgJson}</script>`;
     html = html.includes('</head>') ? html.replace('</head>', `${tag}</head>`) : tag + html;
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
