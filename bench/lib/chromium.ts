@@ -2,19 +2,9 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEMO } from './gateway.ts';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-/** Same flags as tests/e2e/chromium.ts: closed network, running as root. */
-export const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+// One set of launch flags for tests and benchmarks (closed network, running as root).
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/e2e/chromium.ts';
+export { CHROMIUM_ARGS, CHROMIUM_PATH };
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
