@@ -74,6 +74,28 @@ describe('FormPage from the login schema', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
+  it('sends one Idempotency-Key per submit: the same content again reuses it, edited content gets a new one', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(json(401, { code: 40100, message: '手机号或密码错误' }));
+    vi.stubGlobal('fetch', fetchMock);
+    render(<MemoryRouter><FormPage schema={getForm('login')} bare onSubmitted={vi.fn()} /></MemoryRouter>);
+    fireEvent.change(screen.getByPlaceholderText('请输入手机号'), { target: { value: '13800000000' } });
+    fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: 'bad-pass1' } });
+    const submit = () => fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    const keyOf = (i: number) => new Headers((fetchMock.mock.calls[i][1] as RequestInit).headers).get('idempotency-key');
+    submit();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(screen.getByRole('alert')).toBeTruthy());
+    submit();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(keyOf(0)).toBeTruthy();
+    expect(keyOf(1)).toBe(keyOf(0));
+    fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: 'bad-pass2' } });
+    submit();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+    expect(keyOf(2)).toBeTruthy();
+    expect(keyOf(2)).not.toBe(keyOf(0));
+  });
+
   it('shows required messages in Chinese, never Formily\'s English default', async () => {
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);

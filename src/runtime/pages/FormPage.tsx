@@ -20,7 +20,7 @@ import {
 } from '@formily/antd-v5';
 import type { FormField, FormSchema } from '../../schema/types';
 import { describeFieldPath } from '../../shared/entity/messages';
-import { api, ApiError } from '../../services/request';
+import { api, ApiError, newIdempotencyKey } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
 import { csvToRows, PHONE_RE, type RosterColumn } from '../validators';
 
@@ -151,6 +151,7 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
   const [serverErrors, setServerErrors] = useState<ServerError[]>([]);
   const [formError, setFormError] = useState<string>();
   const submitting = useRef(false);
+  const submitKey = useRef<{ body: string; key: string }>();
   const pending = useRef<ServerError[]>([]);
   const form = useMemo<FormilyForm>(
     () =>
@@ -196,8 +197,14 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
     const confirmOnly = new Set(schema.fields.filter((f) => f.confirmOf).map((f) => f.name));
     const payload = Object.fromEntries(Object.entries(values).filter(([k]) => !confirmOnly.has(k)));
     submitting.current = true;
+    // One Idempotency-Key per submit: sending the same content again (e.g. after a network error) reuses
+    // it, so the gateway answers with the first result instead of charging twice.
+    const body = JSON.stringify(payload);
+    if (submitKey.current?.body !== body) submitKey.current = { body, key: newIdempotencyKey() };
+    const opts = { idempotencyKey: submitKey.current.key };
     try {
-      const result = await (schema.submit.method === 'PUT' ? api.put(schema.submit.api, payload) : api.post(schema.submit.api, payload));
+      const result = await (schema.submit.method === 'PUT' ? api.put(schema.submit.api, payload, opts) : api.post(schema.submit.api, payload, opts));
+      submitKey.current = undefined;
       if (onSubmitted) onSubmitted(result, values);
       else {
         message.success(schema.successMessage ?? '提交成功');
