@@ -1,40 +1,13 @@
 import type { Db } from './db.ts';
+import { FIXED_DDL } from './entity/migrate.ts';
 
 /**
  * Idempotent schema. Money is stored as integer cents (bigint) and exposed as yuan numbers.
  * Every statement is standalone so it runs the same on PGlite and on PostgreSQL.
  */
 export const MIGRATIONS: string[] = [
-  `CREATE TABLE IF NOT EXISTS users (
-    id SERIAL PRIMARY KEY,
-    phone TEXT NOT NULL UNIQUE,
-    password_hash TEXT NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
-  `CREATE TABLE IF NOT EXISTS businesses (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    charge_form TEXT NOT NULL CHECK (charge_form IN ('prepaid','postpaid')),
-    service_packs TEXT[] NOT NULL DEFAULT '{}',
-    balance_cents BIGINT NOT NULL DEFAULT 0,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
-  `CREATE TABLE IF NOT EXISTS user_businesses (
-    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    user_type TEXT NOT NULL CHECK (user_type IN ('admin','operator')),
-    PRIMARY KEY (user_id, business_id)
-  )`,
-  `CREATE TABLE IF NOT EXISTS auth_tokens (
-    token_hash TEXT PRIMARY KEY,
-    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-    family TEXT NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('access','refresh')),
-    expires_at TIMESTAMPTZ NOT NULL,
-    revoked_at TIMESTAMPTZ,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
-  `CREATE INDEX IF NOT EXISTS auth_tokens_family_idx ON auth_tokens (family)`,
+  // Accounts, businesses, memberships, sessions: defined once with the entity migration's fixed tables.
+  ...FIXED_DDL,
   `CREATE TABLE IF NOT EXISTS insured_persons (
     id SERIAL PRIMARY KEY,
     business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,

@@ -8,9 +8,8 @@ import { hashRequest, withIdempotency } from '../../src/server/domain/idempotenc
 import { createInsuranceBatch, type InsuranceBatchResult } from '../../src/server/domain/insure.ts';
 import { DevPaymentProvider, monthlyStatement, payOrder } from '../../src/server/domain/payment.ts';
 import { addDays, localParts } from '../../src/server/domain/util.ts';
-import { balanceOf, count, ledgerSum, makeBusiness, paidOrder, people, PG_URL, settleDomain, shuffle, targets, today } from './money-helpers.ts';
+import { INV, balanceOf, count, ledgerSum, makeBusiness, paidOrder, people, PG_URL, settleDomain, shuffle, targets, today } from './money-helpers.ts';
 
-const INV = { title: '测试企业', taxNo: '91310104MA1FL2XK3P', type: 'normal' as const, email: 'f@example.com' };
 const ROSTER = 'employer-std-60w';
 
 // On a developer machine without PostgreSQL the PG half is skipped; in CI it must run.

@@ -5,9 +5,8 @@ import { applyRefund, rejectRefund } from '../../src/server/domain/refund.ts';
 import { addBankAccount, deleteBankAccount, setDefaultBank } from '../../src/server/domain/bank.ts';
 import { hashRequest, purgeIdempotencyKeys, withIdempotency } from '../../src/server/domain/idempotency.ts';
 import { createInsuranceBatch } from '../../src/server/domain/insure.ts';
-import { balanceOf, count, makeBusiness, paidOrder, people, targets, today } from './money-helpers.ts';
+import { INV, balanceOf, count, makeBusiness, paidOrder, people, targets, today } from './money-helpers.ts';
 
-const INV = { title: '测试企业', taxNo: '91310104MA1FL2XK3P', type: 'normal' as const, email: 'f@example.com' };
 
 for (const t of targets()) {
   describe(`invoices, refunds, bank accounts, idempotency (${t.name})`, () => {

@@ -138,3 +138,6 @@ export async function paidOrder(db: Db, businessId: string, amountCents: number,
   );
   return no;
 }
+
+/** Invoice header fields shared by the invoice tests (orders are added per test). */
+export const INV = { title: '测试企业', taxNo: '91310104MA1FL2XK3P', type: 'normal' as const, email: 'f@example.com' };
