@@ -3,17 +3,14 @@ import { decodeText, looksLikeText } from './text-decode.ts';
 import { isOoxml } from './zip-peek.ts';
 import { safeMimeForDownload } from './download.ts';
 import { MAX_BYTES, tooLargeMessage } from './types.ts';
+import { FILE_TYPE_GROUPS, type FileTypeGroup } from '../../utils/upload.ts';
 
 export { contentDispositionAttachment, safeMimeForDownload, downloadHeaders, cleanFileName } from './download.ts';
 
-/** Upload type groups of the product spec (§5). */
-export const TYPE_GROUPS = {
-  image: ['apng', 'avif', 'gif', 'ico', 'jpg', 'jpeg', 'jfif', 'pjpeg', 'pjp', 'png', 'svg', 'webp'],
-  pdf: ['pdf'],
-  office: ['doc', 'docx', 'xls', 'xlsx'],
-} as const satisfies Record<string, readonly string[]>;
+/** The spec's upload type groups (§5), one list shared with the browser (src/utils/upload.ts). */
+export const TYPE_GROUPS = FILE_TYPE_GROUPS;
 
-export type TypeGroup = keyof typeof TYPE_GROUPS;
+export type TypeGroup = FileTypeGroup;
 
 /** What a roster upload accepts (a group name or a bare extension may be used in `groups`). */
 export const ROSTER_UPLOAD_TYPES: readonly string[] = ['xlsx', 'xls', 'csv'];
