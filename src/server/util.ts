@@ -6,19 +6,7 @@ const scryptAsync = promisify(scrypt) as (password: string, salt: string, keylen
 // Input checks shared with the browser, so both sides accept and refuse exactly the same values.
 export { PHONE_RE, idCardCheckChar, isValidDate, isValidIdCard } from '../shared/checks.ts';
 
-export function maskIdCard(s: string): string {
-  if (!s || s.length < 10) return s;
-  return `${s.slice(0, 6)}********${s.slice(-4)}`;
-}
-
-export function maskAccountNo(s: string): string {
-  if (!s || s.length < 8) return s;
-  return `${s.slice(0, 4)} **** **** ${s.slice(-4)}`;
-}
-
-export function maskPhone(s: string): string {
-  return s.length === 11 ? `${s.slice(0, 3)}****${s.slice(-4)}` : s;
-}
+export { maskAccountNo, maskIdCard, maskPhone } from '../shared/mask.ts';
 
 export function hashPassword(password: string, salt = randomBytes(16).toString('hex')): string {
   const key = scryptSync(password, salt, 32).toString('hex');

@@ -7,8 +7,8 @@ import { api } from '../../services/request';
 import { message } from '../feedback';
 import { useStores } from '../context';
 import { CHARGE_FORM_LABELS } from '../../shared/labels';
+import { maskPhone } from '../../shared/mask';
 
-export const maskPhone = (tel: string) => tel.replace(/^(\d{3})\d{4}(\d{4})$/, '$1****$2');
 
 /** Header dropdown that switches the business at any time (both layouts). */
 export const BusinessSwitch = observer(function BusinessSwitch() {

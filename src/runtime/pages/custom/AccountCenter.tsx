@@ -3,7 +3,7 @@ import { observer } from 'mobx-react-lite';
 import { getTable } from '../../../schema/registry';
 import { useStores } from '../../context';
 import { formatValue } from '../../format';
-import { maskPhone } from '../../layouts/HeaderActions';
+import { maskPhone } from '../../../shared/mask';
 import { CHARGE_FORM_LABELS, USER_TYPE_LABELS, servicePackLabel } from '../../../shared/labels';
 import type { Business } from '../../../stores/user';
 import { LazyTablePage as TablePage } from '../lazy';
