@@ -1,50 +1,53 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { startServer } from './server.ts';
 import { DEMO_PASSWORD, DEMO_PHONE } from './seed.ts';
 
-/** Development: gateway API on :8080 plus the Vite dev server (which proxies /api to it). */
+/**
+ * Development: the gateway (demo data) on :8080 under `tsx watch`, plus the Vite dev server (which
+ * proxies /api to it). Editing a schema under schemas/ reloads both sides: Vite reloads the console
+ * (the browser registry imports schemas/** through import.meta.glob) and tsx restarts the gateway,
+ * which validates the schemas again and migrates new columns and indexes before it answers.
+ */
 const env = process.env;
-const gateway = await startServer({
-  port: env.PORT ? Number(env.PORT) : 8080,
-  host: env.HOST || '127.0.0.1',
-  dataDir: env.DATA_DIR || '.data/pglite',
-  databaseUrl: env.DATABASE_URL || undefined,
-  // Development always runs with the demo accounts and data.
-  seed: true,
-  logLevel: env.LOG_LEVEL || 'info',
-});
-console.log(`Gateway API ready at ${gateway.url}api/`);
+const host = env.HOST || '127.0.0.1';
+const port = env.PORT || '8080';
+const gatewayUrl = `http://${host}:${port}`;
+const bin = (name: string) => resolve('node_modules/.bin', name);
 
-const viteBin = resolve('node_modules/.bin/vite');
-const vite = spawn(viteBin, ['--host', env.HOST || '127.0.0.1'], {
-  stdio: ['inherit', 'pipe', 'inherit'],
-  env: { ...env, GATEWAY_URL: gateway.url.replace(/\/$/, '') },
-});
+const gateway = spawn(
+  bin('tsx'),
+  ['watch', '--clear-screen=false', '--include', 'schemas/**/*.json', '--include', 'content/**/*.md', 'src/server/main.ts', '--demo'],
+  { stdio: 'inherit', env: { ...env, PORT: port, HOST: host, DATA_DIR: env.DATA_DIR || '.data/pglite' } },
+);
+
+const vite = spawn(bin('vite'), ['--host', host], { stdio: ['inherit', 'pipe', 'inherit'], env: { ...env, GATEWAY_URL: gatewayUrl } });
 let announced = false;
-vite.stdout.on('data', (chunk: Buffer) => {
+vite.stdout!.on('data', (chunk: Buffer) => {
   const text = chunk.toString();
   process.stdout.write(text);
   const m = /(http:\/\/[^\s]+)/.exec(text.replace(/\x1b\[[0-9;]*m/g, ''));
   if (!announced && m) {
     announced = true;
-    console.log(`\nConsole (dev) ready at ${m[1]}`);
-    console.log(`Demo sign-in: phone ${DEMO_PHONE}, password ${DEMO_PASSWORD}\n`);
+    console.log(`\nConsole (dev) ready at ${m[1]} (gateway ${gatewayUrl}/api/)`);
+    console.log(`Demo sign-in: phone ${DEMO_PHONE}, password ${DEMO_PASSWORD}`);
+    console.log('Edits under schemas/ reload the console and restart the gateway.\n');
   }
 });
 
 let stopping = false;
+const children: ChildProcess[] = [gateway, vite];
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  if (vite.exitCode === null) vite.kill('SIGTERM');
-  gateway.close().then(() => process.exit(0), () => process.exit(1));
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  setTimeout(() => process.exit(0), 12000).unref();
 };
-vite.on('exit', (code) => {
-  if (!stopping) {
-    console.error(`vite exited with code ${code}`);
+for (const c of children) {
+  c.on('exit', (code) => {
+    if (!stopping) console.error(`${c === vite ? 'vite' : 'gateway'} exited with code ${code}`);
     stop();
-  }
-});
+    if (children.every((x) => x.exitCode !== null || x.signalCode !== null)) process.exit(code ?? 0);
+  });
+}
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
