@@ -1,5 +1,6 @@
 import { applyMoneyDdl, backfillMoney, DOMAIN_COLUMNS } from './domain/index.ts';
 import { loadEntities } from './entity/load.ts';
+import { REPO_ROOT, repoEntities } from './entity/repo.ts';
 import { migrateEntities } from './entity/migrate.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,16 +90,13 @@ function pickSms(opts: StartServerOptions, production: boolean): SmsProvider | n
   return sms;
 }
 
-/** The repository root: schemas/ lives here unless a test points startServer at a copy. */
-const REPO_ROOT = resolve(import.meta.dirname, '../..');
-
 /**
  * Brings any database up to date, in order: the base tables, the tables and columns the entity schemas
  * describe (additive; destructive changes are refused), then the money rules' constraints and plans.
  */
 export async function migrateAll(db: Db, schemaRoot: string): Promise<void> {
   await migrate(db);
-  const { registry, migrationsDir } = loadEntities(schemaRoot);
+  const { registry, migrationsDir } = schemaRoot === REPO_ROOT ? repoEntities() : loadEntities(schemaRoot);
   await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
   await applyMoneyDdl(db);
 }

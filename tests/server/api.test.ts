@@ -167,7 +167,7 @@ describe('lists', () => {
     expect(b.body.data.list[0].accountNo).toMatch(/^\d{4} \*{4} \*{4} \d{4}$/);
   });
 
-  it('filters by enum and by substring, ignoring unknown keys', async () => {
+  it('filters by enum, by exact order number and by substring, ignoring unknown keys', async () => {
     const paid = await c.call('GET', '/api/orders?pageSize=100&payStatus=paid&bogus=1');
     const [{ n }] = await c.server.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM orders WHERE business_id = $1 AND pay_status = 'paid'`,
@@ -175,34 +175,57 @@ describe('lists', () => {
     );
     expect(paid.body.data.total).toBe(n);
     expect(paid.body.data.list.every((r: any) => r.payStatus === 'paid')).toBe(true);
+    // Order numbers are unique keys: the full number finds its order (index lookup), a fragment nothing.
     const one = paid.body.data.list[0];
-    const sub = await c.call('GET', `/api/orders?orderNo=${one.orderNo.slice(-6)}`);
-    expect(sub.body.data.list.map((r: any) => r.orderNo)).toContain(one.orderNo);
-    // LIKE wildcards in user input are literal.
-    expect((await c.call('GET', '/api/orders?orderNo=%25')).body.data.total).toBe(0);
+    const exact = await c.call('GET', `/api/orders?orderNo=${one.orderNo}`);
+    expect(exact.body.data.list.map((r: any) => r.id)).toEqual([one.id]);
+    expect((await c.call('GET', `/api/orders?orderNo=${one.orderNo.slice(-6)}`)).body.data.total).toBe(0);
+    // Product names are a contains-search; LIKE wildcards in user input are literal.
+    const word = one.productName.slice(0, 3);
+    const sub = await c.call('GET', `/api/orders?pageSize=100&productName=${encodeURIComponent(word)}`);
+    expect(sub.body.data.total).toBeGreaterThan(0);
+    expect(sub.body.data.list.every((r: any) => r.productName.includes(word))).toBe(true);
+    expect((await c.call('GET', '/api/orders?productName=%25')).body.data.total).toBe(0);
   });
 
-  it('filters by date range', async () => {
+  it('filters masked ID numbers by the complete number only', async () => {
+    const [p] = await c.server.db.query<{ id: number; id_card: string }>(
+      'SELECT id, id_card FROM insured_persons WHERE business_id = $1 ORDER BY id LIMIT 1',
+      [BIZ_ADMIN],
+    );
+    const full = await c.call('GET', `/api/insured-persons?idCard=${p.id_card.toLowerCase()}`);
+    expect(full.body.data.list.map((r: any) => r.id)).toEqual([p.id]);
+    const part = await c.call('GET', `/api/insured-persons?idCard=${p.id_card.slice(0, 6)}`);
+    expect(part.status).toBe(400);
+    expect(part.body).toMatchObject({ code: 40000, message: '身份证号仅支持完整号码精确查询', errors: [{ field: 'idCard', message: '身份证号仅支持完整号码精确查询' }] });
+  });
+
+  it('filters by date range (createdAt=from,to or the older createdAtRange=from,to)', async () => {
     const all = await c.call('GET', '/api/orders?pageSize=100&sortField=createdAt&sortOrder=ascend');
     const mid = all.body.data.list[Math.floor(all.body.data.list.length / 2)].createdAt.slice(0, 10);
     const r = await c.call('GET', `/api/orders?pageSize=100&createdAtRange=${mid},${mid}`);
     expect(r.body.data.total).toBeGreaterThan(0);
     expect(r.body.data.list.every((o: any) => o.createdAt.startsWith(mid))).toBe(true);
+    const same = await c.call('GET', `/api/orders?pageSize=100&createdAt=${mid},${mid}`);
+    expect(same.body.data.list).toEqual(r.body.data.list);
     const bad = await c.call('GET', '/api/orders?createdAtRange=yesterday,');
     expect(bad.status).toBe(400);
-    const rangeMsg = '日期范围 createdAtRange 格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31';
+    const rangeMsg = '“创建时间”的日期范围格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31';
     expect(bad.body).toMatchObject({ message: rangeMsg, errors: [{ field: 'createdAtRange', message: rangeMsg }] });
   });
 
-  it('sorts by whitelisted fields only', async () => {
+  it('sorts by sortable fields only; anything else is a 400, never SQL', async () => {
     const asc = await c.call('GET', '/api/orders?pageSize=100&sortField=amount&sortOrder=ascend');
     const amounts = asc.body.data.list.map((r: any) => r.amount);
     expect(amounts).toEqual([...amounts].sort((x, y) => x - y));
     const desc = await c.call('GET', '/api/orders?pageSize=100&sortField=amount&sortOrder=descend');
     expect(desc.body.data.list[0].amount).toBe(Math.max(...amounts));
-    // Injection attempt is ignored (falls back to default sort), not executed.
+    const notSortable = await c.call('GET', '/api/orders?sortField=productName');
+    expect(notSortable.status).toBe(400);
+    expect(notSortable.body).toMatchObject({ code: 40000, message: '不支持按“产品名称”排序', errors: [{ field: 'sortField' }] });
     const evil = await c.call('GET', `/api/orders?sortField=${encodeURIComponent('amount; DROP TABLE orders')}`);
-    expect(evil.status).toBe(200);
+    expect(evil.status).toBe(400);
+    expect(evil.body.message).toBe('不支持按“amount; DROP TABLE orders”排序');
     expect(await count('orders', BIZ_ADMIN)).toBeGreaterThan(0);
   });
 

@@ -4,7 +4,7 @@
  * the entity schema ever reach SQL text; user input always travels as parameters.
  */
 import type { Queryable } from '../db.ts';
-import { isBoundedDate } from '../../shared/entity/rules.ts';
+import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
 import { columnOf, tableOf } from './ddl.ts';
@@ -69,6 +69,11 @@ type Param = (v: unknown) => string;
 
 function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string {
   const c = columnOf(key, f);
+  if (f.mask) {
+    // Masked values must not be recoverable piece by piece: only a complete, well-formed value is a filter.
+    const complete = FORMAT_CHECKS[f.type];
+    if (complete && !complete(raw)) throw new QueryError(key, `${f.label}仅支持完整号码精确查询`);
+  }
   const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
   switch (f.type) {
     case 'enum':
@@ -88,17 +93,18 @@ function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string
       return `${c} = ANY(${p(nums)}::int[])`;
     }
     default:
-      // Masked values can only be matched by their exact full value (case-insensitive for ID numbers).
-      return f.type === 'idCard' ? `upper(${c}) = upper(${p(raw)})` : `${c} = ${p(raw)}`;
+      // Stored forms are normalised on write (ID numbers upper-case), so equality can use the index.
+      return f.type === 'idCard' ? `${c} = ${p(raw.toUpperCase())}` : `${c} = ${p(raw)}`;
   }
 }
 
-function rangeFilter(key: string, f: FieldSchema, raw: string, p: Param): string[] {
+/** `param` is the query key used (`createdAt` or the older `createdAtRange`), named in errors. */
+function rangeFilter(key: string, param: string, f: FieldSchema, raw: string, p: Param): string[] {
   const [fromRaw = '', toRaw = ''] = raw.split(',').map((s) => s.trim());
   if (f.type === 'money' || f.type === 'integer') {
     const nums = [fromRaw, toRaw].map((s) => (s === '' ? undefined : Number(s)));
     if (nums.some((n) => n !== undefined && !Number.isFinite(n))) {
-      throw new QueryError(key, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
+      throw new QueryError(param, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
     }
     const scale = (n: number) => (f.type === 'money' ? Math.round(n * 100) : n);
     const out: string[] = [];
@@ -110,7 +116,7 @@ function rangeFilter(key: string, f: FieldSchema, raw: string, p: Param): string
   const to = toRaw.slice(0, 10);
   for (const d of [from, to]) {
     if (d && !isBoundedDate(d)) {
-      throw new QueryError(key, `“${f.label}”的日期范围格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31`);
+      throw new QueryError(param, `“${f.label}”的日期范围格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31`);
     }
   }
   const c = columnOf(key, f);
@@ -130,10 +136,11 @@ function filters(e: EntitySchema, q: ListQuery, p: Param): string[] {
   const where: string[] = [];
   for (const [key, f] of Object.entries(e.fields)) {
     if (!f.search) continue;
-    const raw = (q[key] ?? (f.search === 'range' ? q[`${key}Range`] : undefined))?.trim();
+    const param = q[key] === undefined && f.search === 'range' ? `${key}Range` : key;
+    const raw = q[param]?.trim();
     if (!raw) continue;
     if (f.search === 'contains' && !f.mask) where.push(`${columnOf(key, f)} ILIKE ${p(`%${escapeLike(raw)}%`)}`);
-    else if (f.search === 'range') where.push(...rangeFilter(key, f, raw, p));
+    else if (f.search === 'range') where.push(...rangeFilter(key, param, f, raw, p));
     else where.push(exactFilter(key, f, raw, p));
   }
   return where;

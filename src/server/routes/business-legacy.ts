@@ -2,31 +2,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
 import { addBankAccount, applyInvoice, applyRefund, createClaim, createInsuranceBatch, deleteBankAccount, hashRequest, withIdempotency } from '../domain/index.ts';
 import { idempotencyKey } from './idempotency-key.ts';
-import { getResource, listResource, QueryError, RESOURCES } from '../resources.ts';
+import { entityRoutes } from '../entity/routes.ts';
+import { getRow } from '../entity/query.ts';
+import { repoEntities } from '../entity/repo.ts';
+import { defaultHooks } from '../hooks/index.ts';
 import { PLANS } from '../seed.ts';
 import { isValidIdCard } from '../util.ts';
-import { badInput, forbidden, notFound, ok } from '../http/errors.ts';
+import { forbidden, notFound, ok } from '../http/errors.ts';
 import { requireAdmin } from '../http/auth.ts';
 import type { Business, User } from '../http/types.ts';
 import { Check, checkRows, today, type RosterRow } from './legacy-check.ts';
 import { LEGACY_BODIES } from './legacy-schemas.ts';
 
 /**
- * Today's business write routes and the generic list/detail routes, moved over from the node:http
- * gateway with minimal changes (the integrator replaces them with schema-derived routes).
+ * Business writes that go through the domain functions (money, cover, default bank account), and the
+ * entity layer's lists and details (src/server/entity/routes.ts) for every stored entity.
  */
 
-/** Chinese names of list resources, used in "not found" messages. */
-const RESOURCE_LABELS: Record<string, string> = {
-  'insured-persons': '参保人员',
-  'insure-records': '投保记录',
-  'insure-batches': '投保批次',
-  orders: '订单',
-  invoices: '发票',
-  'invoice-refunds': '退票申请',
-  claims: '理赔案件',
-  'bank-accounts': '银行账户',
-};
+/** Entities whose writes are the code routes below: entityRoutes registers none for them. */
+export const CODE_WRITES = ['claim', 'bank-account', 'invoice', 'invoice-refund', 'insure-batch'] as const;
 
 interface Ctx {
   /** The transaction of a write (with its idempotency record), or the database for reads. */
@@ -40,6 +34,10 @@ interface Ctx {
 
 export default async function businessLegacyRoutes(app: FastifyInstance) {
   const { db } = app.deps;
+  const { registry } = repoEntities();
+  const entity = (name: string) => registry.get(name);
+  // Unwrapped, so its validator compiler and error handler stay inside its own context.
+  await app.register(entityRoutes, { db, entities: registry, hooks: defaultHooks(), codeWrites: CODE_WRITES });
 
   const route = (method: 'GET' | 'POST' | 'DELETE', path: string, _auth: 'business', handler: (ctx: Ctx) => Promise<unknown>) => {
     const body = LEGACY_BODIES[`${method} ${path}`];
@@ -78,7 +76,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
   /** Rosters and attendance go through the money rules: cover from today, balance checked atomically. */
   async function createBatch(tx: Db, biz: Business, source: 'roster' | 'attendance', planName: string, fileName: string, rows: RosterRow[], date: string) {
     const r = await createInsuranceBatch(tx, biz, { source, planId: planName, startDate: date, rows, fileName });
-    return getResource(tx, RESOURCES['insure-batches'], biz.businessId, r.batchId);
+    return getRow(tx, entity('insure-batch'), biz.businessId, r.batchId);
   }
 
   /**
@@ -130,7 +128,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     } else if (orderNos.length > 100) c.add('orderNos', '每张发票最多关联 100 个订单');
     c.done();
     const inv = await applyInvoice(tx, biz, { orderNos: orderNos as string[], title, taxNo, type: type as 'normal' | 'special', email });
-    return getResource(tx, RESOURCES.invoices, biz.businessId, inv.id);
+    return getRow(tx, entity('invoice'), biz.businessId, inv.id);
   });
 
   route('POST', '/api/invoice-refunds', 'business', async ({ tx, body, biz }) => {
@@ -140,7 +138,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     const reason = c.str('reason', { min: 2, max: 200, label: '退款原因' });
     c.done();
     const r = await applyRefund(tx, biz, { invoiceNo, amountCents: cents, reason });
-    return getResource(tx, RESOURCES['invoice-refunds'], biz.businessId, r.id);
+    return getRow(tx, entity('invoice-refund'), biz.businessId, r.id);
   });
 
   route('POST', '/api/claims', 'business', async ({ tx, body, biz }) => {
@@ -155,7 +153,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     c.done();
     // The claim must fall inside the person's cover and within the plan's limit (src/server/domain/cover.ts).
     const claim = await createClaim(tx, biz, { personName, idCard, accidentDate, accidentType, description, amountCents: cents });
-    return getResource(tx, RESOURCES.claims, biz.businessId, claim.id);
+    return getRow(tx, entity('claim'), biz.businessId, claim.id);
   });
 
   route('POST', '/api/bank-accounts', 'business', async ({ tx, body, biz }) => {
@@ -171,7 +169,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     c.done();
     // One default account per business, safe under parallel requests (src/server/domain/bank.ts).
     const acct = await addBankAccount(tx, biz, { accountName, bankName, accountNo, branch, isDefault: isDefault === true });
-    return getResource(tx, RESOURCES['bank-accounts'], biz.businessId, acct.id);
+    return getRow(tx, entity('bank-account'), biz.businessId, acct.id);
   });
 
   route('DELETE', '/api/bank-accounts/:id', 'business', async ({ tx, params, biz }) => {
@@ -181,23 +179,4 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     await deleteBankAccount(tx, biz, id);
     return {};
   });
-
-  // ------------------------------------------------------------ generic lists and details
-
-  for (const [name, r] of Object.entries(RESOURCES)) {
-    route('GET', `/api/${name}`, 'business', async ({ query, biz }) => {
-      try {
-        return await listResource(db, r, biz.businessId, query);
-      } catch (err) {
-        if (err instanceof QueryError) throw badInput(err.message, [{ field: err.field, message: err.message }]);
-        throw err;
-      }
-    });
-    route('GET', `/api/${name}/:id`, 'business', async ({ params, biz }) => {
-      const id = Number(params.id);
-      const row = Number.isInteger(id) && id >= 1 && id <= 2147483647 ? await getResource(db, r, biz.businessId, id) : null;
-      if (!row) throw notFound(`当前企业下不存在该${RESOURCE_LABELS[name] ?? '记录'}（ID：${params.id}）`);
-      return row;
-    });
-  }
 }
