@@ -275,7 +275,8 @@ describe('writes', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(40000);
     expect(r.body.message).toBe('名单中有数据不正确，本批次未提交，请修改后重新提交');
-    expect(r.body.errors).toEqual([{ field: 'rows[1].idCard', message: '第 2 行：身份证号不正确' }]);
+    // The entity rule's own text (the browser's summary adds 「第 2 行 身份证号」 from the field path).
+    expect(r.body.errors).toEqual([{ field: 'rows[1].idCard', message: '身份证号不正确' }]);
     expect({
       persons: await count('insured_persons', BIZ_ADMIN),
       records: await count('insure_records', BIZ_ADMIN),
@@ -315,7 +316,9 @@ describe('writes', () => {
     const rows = [{ name: '周一', idCard: makeIdCard('310104', '19880101', 301), phone: '13700000011', jobType: '仓库分拣员' }];
     const unknown = await c.call('POST', '/api/insure/roster', { body: { planName: '不存在的方案', startDate: '2030-01-01', rows } });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual([{ field: 'planName', message: '请选择按月计费的保险方案' }]);
+    expect(unknown.body.errors).toEqual([{ field: 'planName', message: '该保险方案不存在或已停售' }]);
+    const monthlyForRoster = await c.call('POST', '/api/insure/roster', { body: { planName: '灵活用工日单险（按天）', startDate: '2030-01-01', rows } });
+    expect(monthlyForRoster.body.errors).toEqual([{ field: 'planName', message: '请选择按月计费的保险方案' }]);
     const daily = await c.call('POST', '/api/insure/attendance', { body: { planName: plan, workDate: '2030-01-02', rows } });
     expect(daily.status).toBe(400);
     expect(daily.body.errors).toEqual([{ field: 'planName', message: '请选择按天计费的保险方案' }]);
@@ -361,20 +364,28 @@ describe('writes', () => {
   });
 
   it('creates claims and invoices with validation', async () => {
-    const bad = await c.call('POST', '/api/claims', { body: { personName: '周', idCard: '123', accidentDate: '2999-01-01', amount: -1 } });
+    const before0 = await count('claims', BIZ_ADMIN);
+    const bad = await c.call('POST', '/api/claims', { body: { personName: '周', idCard: '123', accidentDate: '2099-01-01', amount: -1, status: 'paid' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('填写内容有误，请按提示修改');
-    expect(bad.body.errors).toEqual([
-      { field: 'personName', message: '出险人长度应为 2–30 个字符' },
-      { field: 'idCard', message: '身份证号不正确' },
-      { field: 'accidentDate', message: '出险日期不能晚于今天' },
-      { field: 'accidentType', message: '请选择事故类型' },
-      { field: 'description', message: '请填写事故经过' },
-      { field: 'amount', message: '预估金额应大于 0 且不超过 1000 万元' },
-    ]);
+    // The claim entity's rules and messages (schemas/entities/claim.json), the same the browser's form shows.
+    expect(Object.fromEntries(bad.body.errors.map((e: any) => [e.field, e.message]))).toEqual({
+      personName: '出险人至少 2 个字符',
+      idCard: '身份证号不正确',
+      accidentDate: '出险日期不能晚于今天',
+      accidentType: '请选择事故类型',
+      description: '请填写事故经过',
+      amount: '报案金额不能小于 0.01',
+      status: '不支持的字段：status',
+    });
+    expect(await count('claims', BIZ_ADMIN)).toBe(before0);
+    const wrongType = await c.call('POST', '/api/claims', {
+      body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '摔伤', description: '仓库摔倒', amount: 1 },
+    });
+    expect(wrongType.body.errors).toEqual([{ field: 'accidentType', message: '请选择正确的事故类型' }]);
     // Someone never insured here cannot claim (cover is checked), however plausible the input.
     const stranger = await c.call('POST', '/api/claims', {
-      body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '摔伤', description: '仓库摔倒', amount: 1234.5 },
+      body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '意外伤害', description: '仓库摔倒', amount: 1234.5 },
     });
     expect(stranger.status).toBe(400);
     expect(stranger.body.message).toBe('该人员在本企业无有效保单');
@@ -387,10 +398,12 @@ describe('writes', () => {
     const day = new Date().toISOString().slice(0, 10);
     const before = await count('claims', BIZ_ADMIN);
     const ok = await c.call('POST', '/api/claims', {
-      body: { personName: rec.person_name, idCard: rec.id_card, accidentDate: day, accidentType: '摔伤', description: '仓库摔倒', amount: 1234.5 },
+      body: { personName: rec.person_name, idCard: rec.id_card.toLowerCase(), accidentDate: day, accidentType: '意外伤害', description: '仓库摔倒', amount: 1234.5 },
     });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ status: 'reported', amount: 1234.5, accidentDate: day });
+    expect(ok.body.data).toMatchObject({ status: 'reported', amount: 1234.5, accidentDate: day, accidentType: '意外伤害' });
+    const [stored] = await c.server.db.query<{ id_card: string; amount_cents: number }>('SELECT id_card, amount_cents::int AS amount_cents FROM claims WHERE id = $1', [ok.body.data.id]);
+    expect(stored).toEqual({ id_card: rec.id_card.toUpperCase(), amount_cents: 123450 });
     expect(await count('claims', BIZ_ADMIN)).toBe(before + 1);
 
     const inv = await c.call('POST', '/api/invoices', {
@@ -399,6 +412,20 @@ describe('writes', () => {
     expect(inv.status).toBe(400);
     expect(inv.body.message).toBe('订单 NO-SUCH-ORDER 不存在');
     expect(inv.body.errors).toEqual([{ field: 'orderNos', message: '订单 NO-SUCH-ORDER 不存在' }]);
+    const badInv = await c.call('POST', '/api/invoices', { body: { title: '上', taxNo: 'abc', type: 'vat', orderNos: [], email: 'x' } });
+    expect(badInv.status).toBe(400);
+    expect(Object.fromEntries(badInv.body.errors.map((e: any) => [e.field, e.message]))).toEqual({
+      title: '发票抬头至少 2 个字符',
+      taxNo: '税号应为 15–20 位字母或数字',
+      type: '请选择正确的发票类型',
+      email: '请输入正确的邮箱地址',
+      orderNos: '请至少选择 1 项开票订单',
+    });
+    const badRefund = await c.call('POST', '/api/invoice-refunds', { body: { invoiceNo: 'FP1', amount: 0.001, reason: '' } });
+    expect(Object.fromEntries(badRefund.body.errors.map((e: any) => [e.field, e.message]))).toEqual({
+      amount: '退款金额不能小于 0.01',
+      reason: '请填写退款原因',
+    });
   });
 
   it('invalid JSON → 400, oversize → 413, unknown api → 404', async () => {
