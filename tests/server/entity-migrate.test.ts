@@ -6,7 +6,7 @@ import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import type { EntitySchema } from '../../src/shared/entity/types.ts';
 import { indexesFor, tableOf } from '../../src/server/entity/ddl.ts';
 import { migrateEntities, MigrationRefused } from '../../src/server/entity/migrate.ts';
-import { MIGRATIONS as LEGACY_MIGRATIONS } from '../../src/server/migrate.ts';
+import { LEGACY_DDL as LEGACY_MIGRATIONS } from './fixtures/legacy-ddl.ts';
 import { openTestDb } from './entity-helpers.ts';
 
 const files = loadSchemaFiles(resolve(__dirname, '../..')).files;
@@ -54,7 +54,8 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect((await columns(db, 'orders')).amount_cents).toBe('bigint');
     expect((await columns(db, 'invoices')).order_nos).toBe('ARRAY');
     expect((await columns(db, 'claims')).accident_date).toBe('date');
-    expect(idx.has('orders_order_no_uniq')).toBe(true);
+    expect(idx.has('orders_order_no_key')).toBe(true); // serial numbers: unique across businesses
+    expect(idx.has('insured_persons_id_card_uniq')).toBe(true); // other unique fields: per business
     expect(idx.has('orders_amount_cents_sort_idx')).toBe(true);
     expect(idx.has('insured_persons_name_idx')).toBe(true);
     expect((await migrateEntities(db, { entities: list })).statements).toEqual([]);

@@ -28,7 +28,7 @@ describe('real PostgreSQL (TEST_DATABASE_URL)', () => {
   it.skipIf(!url)('migrates, seeds and serves scoped lists', async () => {
     db = await openDb({ databaseUrl: url });
     expect(db.driver).toBe('postgres');
-    for (const t of ['rate_limits', 'sms_codes', 'bank_accounts', 'claims', 'invoice_refunds', 'invoices', 'orders', 'insure_records', 'insure_batches', 'insured_persons', 'auth_tokens', 'user_businesses', 'businesses', 'users']) {
+    for (const t of ['insure_batch_rows', 'rate_limits', 'sms_codes', 'bank_accounts', 'claims', 'invoice_refunds', 'invoices', 'orders', 'insure_records', 'insure_batches', 'insured_persons', 'auth_tokens', 'user_businesses', 'businesses', 'users']) {
       await db.query(`DROP TABLE IF EXISTS ${t} CASCADE`);
     }
     await migrate(db);

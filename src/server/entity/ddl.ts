@@ -84,6 +84,8 @@ export function columnDef(
   return parts.join(' ');
 }
 
+const isSerial = (f: FieldSchema): boolean => typeof f.default === 'string' && f.default.startsWith('serial:');
+
 export interface IndexDef {
   name: string;
   sql: string;
@@ -101,7 +103,10 @@ export function indexesFor(e: EntitySchema): IndexDef[] {
   for (const [key, f] of Object.entries(e.fields)) {
     if (f.type === 'array') continue;
     const c = columnOf(key, f);
-    if (f.unique) out.push({ name: `${t}_${c}_uniq`, sql: `CREATE UNIQUE INDEX IF NOT EXISTS ${t}_${c}_uniq ON ${t} (business_id, ${c})` });
+    // Server-generated numbers (default "serial:…") identify a row across businesses (payment callbacks,
+    // invoice links), so they are unique in the whole table; other unique fields per business.
+    if (f.unique && isSerial(f)) out.push({ name: `${t}_${c}_key`, sql: `CREATE UNIQUE INDEX IF NOT EXISTS ${t}_${c}_key ON ${t} (${c})` });
+    else if (f.unique) out.push({ name: `${t}_${c}_uniq`, sql: `CREATE UNIQUE INDEX IF NOT EXISTS ${t}_${c}_uniq ON ${t} (business_id, ${c})` });
     if (f.sort) out.push({ name: `${t}_${c}_sort_idx`, sql: `CREATE INDEX IF NOT EXISTS ${t}_${c}_sort_idx ON ${t} (business_id, ${c}, id)` });
     else if (f.search && !f.unique) out.push({ name: `${t}_${c}_idx`, sql: `CREATE INDEX IF NOT EXISTS ${t}_${c}_idx ON ${t} (business_id, ${c})` });
   }
