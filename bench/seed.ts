@@ -33,12 +33,9 @@ export async function openSeedDb(target: DbTarget): Promise<SeedDb> {
       close: () => client.end(),
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(target.dataDir);
-  return {
-    query: async (sql, params) => (await db.query<Record<string, unknown>>(sql, params as unknown[])).rows,
-    close: () => db.close(),
-  };
+  // The gateway's own opener: it loads the extensions the tables' indexes need (pg_trgm).
+  const { openPglite } = await import('../src/server/db.ts');
+  return openPglite(target.dataDir);
 }
 
 /** Empties the target: a new schema on PostgreSQL, a new data directory for PGlite. */

@@ -7,7 +7,8 @@ import type { Queryable } from '../db.ts';
 import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
-import { columnOf, tableOf } from './ddl.ts';
+import { countRows } from './count.ts';
+import { columnOf, sortKey, tableOf } from './ddl.ts';
 
 export class QueryError extends Error {
   constructor(
@@ -63,6 +64,8 @@ export interface ListResult {
   total: number;
   current: number;
   pageSize: number;
+  /** Set when total is the planner's estimate (more than EXACT_COUNT_LIMIT rows match). */
+  estimated?: true;
 }
 
 type Param = (v: unknown) => string;
@@ -148,44 +151,90 @@ function filters(e: EntitySchema, q: ListQuery, p: Param): string[] {
 
 function orderBy(e: EntitySchema, q: ListQuery): string {
   const field = q.sortField?.trim();
-  const order = q.sortOrder?.trim();
-  if (order && order !== 'ascend' && order !== 'descend') throw new QueryError('sortOrder', '排序方向只能为 ascend 或 descend');
-  let col = 'id';
-  let dir = order;
+  const raw = q.sortOrder?.trim();
+  if (raw && raw !== 'ascend' && raw !== 'descend') throw new QueryError('sortOrder', '排序方向只能为 ascend 或 descend');
+  const order = raw as 'ascend' | 'descend' | undefined;
   if (field && field !== 'id') {
     const f = e.fields[field];
     if (!f || !f.sort) throw new QueryError('sortField', `不支持按“${f?.label ?? field}”排序`);
-    col = columnOf(field, f);
-  } else if (!field) {
-    const ds = e.defaultSort ?? { field: 'id', order: 'descend' };
-    const f = e.fields[ds.field];
-    col = f ? columnOf(ds.field, f) : 'id';
-    dir = dir ?? ds.order;
+    return sortKey(columnOf(field, f), f, order ?? 'descend');
   }
-  const sql = dir === 'ascend' ? 'ASC' : 'DESC';
-  return col === 'id' ? `id ${sql}` : `${col} ${sql} NULLS LAST, id ${sql}`;
+  if (field === 'id') return sortKey('id', undefined, order ?? 'descend');
+  const ds = e.defaultSort ?? { field: 'id', order: 'descend' };
+  const f = e.fields[ds.field];
+  return sortKey(f ? columnOf(ds.field, f) : 'id', f, order ?? ds.order);
 }
 
-/** One page of an entity's rows for a business. */
-export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery): Promise<ListResult> {
+export interface PageOptions {
+  /** Largest page a caller may ask for (default 100; an export may read bigger pages). */
+  maxPageSize?: number;
+}
+
+interface Plan {
+  table: string;
+  where: string;
+  order: string;
+  params: unknown[];
+  p: Param;
+  current: number;
+  pageSize: number;
+}
+
+function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions): Plan {
   const params: unknown[] = [businessId];
   const p: Param = (v) => {
     params.push(v);
     return `$${params.length}`;
   };
   const where = ['business_id = $1', ...filters(e, q, p)].join(' AND ');
-  const order = orderBy(e, q);
-  const current = positiveInt(q.current, 1, 1_000_000);
-  const pageSize = positiveInt(q.pageSize, 20, 100);
-  const t = tableOf(e);
-  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t} WHERE ${where}`, params);
-  const limit = p(pageSize);
-  const offset = p((current - 1) * pageSize);
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e)} FROM ${t} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+  return {
+    table: tableOf(e),
+    where,
+    order: orderBy(e, q),
     params,
+    p,
+    current: positiveInt(q.current, 1, 1_000_000),
+    pageSize: positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100),
+  };
+}
+
+/**
+ * The rows of one page. A deferred join: the page's ids come from the (business_id, sort column, id)
+ * index alone, then only those rows are read, so page 1000 does not read 20,000 whole rows.
+ */
+async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Record<string, unknown>[]> {
+  const limit = pl.p(pl.pageSize);
+  const offset = pl.p((pl.current - 1) * pl.pageSize);
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${selectList(e)} FROM ${pl.table}
+      WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})
+      ORDER BY ${pl.order}`,
+    pl.params,
   );
-  return { list: rows.map((r) => applyMasks(e, r)), total: n, current, pageSize };
+  return rows.map((r) => applyMasks(e, r));
+}
+
+/**
+ * One page of rows matching the query, without a total: for callers that walk every page of a filter
+ * (exports). Same filters, sorting and masking as listRows.
+ */
+export async function pageRows(
+  db: Queryable,
+  e: EntitySchema,
+  businessId: string,
+  q: ListQuery,
+  opts: PageOptions = {},
+): Promise<Record<string, unknown>[]> {
+  return readPage(db, e, plan(e, businessId, q, opts));
+}
+
+/** One page of an entity's rows for a business, with the total (exact, or an estimate when large). */
+export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
+  const pl = plan(e, businessId, q, opts);
+  const { total, estimated } = await countRows(db, pl.table, pl.where, [...pl.params]);
+  const past = !estimated && (pl.current - 1) * pl.pageSize >= total;
+  const list = past ? [] : await readPage(db, e, pl);
+  return { list, total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
 }
 
 /** One row by id within the business, or null. */
