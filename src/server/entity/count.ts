@@ -1,11 +1,13 @@
 /**
  * List totals that stay cheap at any size: an exact count while it is small (counting stops after
- * EXACT_COUNT_LIMIT + 1 rows), beyond that the planner's row estimate for the same filters, flagged
- * `estimated` (the console shows 约 N 条).
+ * EXACT_COUNT_LIMIT + 1 rows, or RECOUNT_LIMIT + 1 when the planner expects no more), beyond that the
+ * planner's row estimate for the same filters, flagged `estimated` (the console shows 约 N 条).
  */
 import type { Queryable } from '../db.ts';
 
 export const EXACT_COUNT_LIMIT = 10_000;
+/** When the planner expects at most this many rows, they are counted (still capped) rather than estimated. */
+export const RECOUNT_LIMIT = 50_000;
 
 export interface Total {
   total: number;
@@ -43,14 +45,34 @@ async function estimateRows(db: Queryable, table: string, where: string, params:
   return Number(plan[0]?.Plan?.['Plan Rows']) || 0;
 }
 
-/** Exact total up to EXACT_COUNT_LIMIT rows, an estimate beyond. `table`/`where` are trusted SQL text. */
-export async function countRows(db: Queryable, table: string, where: string, params: unknown[]): Promise<Total> {
+async function cappedCount(db: Queryable, table: string, where: string, params: unknown[], cap: number): Promise<number> {
   const [{ n }] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE ${where} LIMIT ${EXACT_COUNT_LIMIT + 1}) capped`,
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE ${where} LIMIT ${cap + 1}) capped`,
     params,
   );
-  if (n <= EXACT_COUNT_LIMIT) return { total: n, estimated: false };
-  // More rows than the cap: the true total is above it, whatever the statistics say.
-  const estimate = roundEstimate(await estimateRows(db, table, where, params));
-  return { total: Math.max(estimate, n), estimated: true };
+  return n;
+}
+
+/**
+ * Exact total up to EXACT_COUNT_LIMIT rows; above, the planner's estimate, except that a set the
+ * planner puts at no more than RECOUNT_LIMIT rows is counted (capped there) so "约 10,001" never shows
+ * for 10,040 rows. `table`/`where` are trusted SQL text.
+ */
+export async function countRows(
+  db: Queryable,
+  table: string,
+  where: string,
+  params: unknown[],
+  limits: { exact: number; recount: number } = { exact: EXACT_COUNT_LIMIT, recount: RECOUNT_LIMIT },
+): Promise<Total> {
+  const n = await cappedCount(db, table, where, params, limits.exact);
+  if (n <= limits.exact) return { total: n, estimated: false };
+  const estimate = await estimateRows(db, table, where, params);
+  let atLeast = n;
+  if (estimate <= limits.recount) {
+    atLeast = await cappedCount(db, table, where, params, limits.recount);
+    if (atLeast <= limits.recount) return { total: atLeast, estimated: false };
+  }
+  // More rows than counted: the true total is above that, whatever the statistics say.
+  return { total: Math.max(roundEstimate(estimate), atLeast), estimated: true };
 }
