@@ -124,9 +124,9 @@ export async function runLists(
       requestTimeoutMs: Math.max(2 * opts.durationMs, 10_000),
       next: () => ({ url, headers }),
       check(body) {
-        const b = body as { code?: number; data?: { list?: unknown[]; total?: number; current?: number; totalIsEstimate?: boolean } };
+        const b = body as { code?: number; data?: { list?: unknown[]; total?: number; current?: number; estimated?: boolean } };
         if (b.code !== 0 || !Array.isArray(b.data?.list)) throw new Error(`unexpected body ${JSON.stringify(body).slice(0, 200)}`);
-        info = `rows ${b.data.list.length}, total ${b.data.total}${b.data.totalIsEstimate ? ' (estimate)' : ''}, current ${b.data.current}`;
+        info = `rows ${b.data.list.length}, total ${b.data.total}${b.data.estimated ? ' (estimate)' : ''}, current ${b.data.current}`;
       },
     });
     const drained = await gw.drain();

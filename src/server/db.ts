@@ -34,6 +34,8 @@ function txView(driver: Db['driver'], run: Queryable['query']): Db {
 
 export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
+  // Trigram indexes for contains-search (src/server/entity/ddl.ts indexesFor).
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   let target: string;
   if (dataDir === 'memory' || dataDir.startsWith('memory://')) {
     target = 'memory://';
@@ -46,7 +48,7 @@ export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
   // flushed later. relaxedDurability: false (the default, stated here on purpose) makes every query
   // wait for PGlite's syncToFs before its result is returned, so a write is on disk (in the OS page
   // cache; it survives a killed process, see tests/server/durability.test.ts) before we answer 200.
-  const pg = await PGlite.create(target, { relaxedDurability: false });
+  const pg = await PGlite.create(target, { relaxedDurability: false, extensions: { pg_trgm } });
   const db: Db = {
     driver: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {

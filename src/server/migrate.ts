@@ -1,111 +1,17 @@
 import type { Db } from './db.ts';
-import { FIXED_DDL } from './entity/migrate.ts';
+import { DOMAIN_COLUMNS } from './domain/ddl.ts';
+import { loadEntities } from './entity/load.ts';
+import { FIXED_DDL, migrateEntities, type MigrateReport } from './entity/migrate.ts';
+import { REPO_ROOT, repoEntities } from './entity/repo.ts';
 
 /**
- * Idempotent schema. Money is stored as integer cents (bigint) and exposed as yuan numbers.
+ * Idempotent schema of the tables that are not entities (accounts, sessions, SMS codes, rate limits).
+ * The business tables (orders, invoices, claims, …) come from the entity schemas: see migrate().
  * Every statement is standalone so it runs the same on PGlite and on PostgreSQL.
  */
 export const MIGRATIONS: string[] = [
   // Accounts, businesses, memberships, sessions: defined once with the entity migration's fixed tables.
   ...FIXED_DDL,
-  `CREATE TABLE IF NOT EXISTS insured_persons (
-    id SERIAL PRIMARY KEY,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    id_card TEXT NOT NULL,
-    phone TEXT NOT NULL DEFAULT '',
-    job_type TEXT NOT NULL DEFAULT '',
-    plan_name TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('insured','pending','ended')),
-    start_date DATE,
-    end_date DATE,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    UNIQUE (business_id, id_card)
-  )`,
-  `CREATE TABLE IF NOT EXISTS insure_batches (
-    id SERIAL PRIMARY KEY,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    batch_no TEXT NOT NULL UNIQUE,
-    source TEXT NOT NULL CHECK (source IN ('roster','attendance')),
-    file_name TEXT NOT NULL DEFAULT '',
-    total INTEGER NOT NULL DEFAULT 0,
-    succeeded INTEGER NOT NULL DEFAULT 0,
-    failed INTEGER NOT NULL DEFAULT 0,
-    status TEXT NOT NULL CHECK (status IN ('processing','done','partially_failed')),
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
-  `CREATE TABLE IF NOT EXISTS insure_records (
-    id SERIAL PRIMARY KEY,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    batch_id INTEGER REFERENCES insure_batches(id) ON DELETE SET NULL,
-    batch_no TEXT NOT NULL,
-    person_name TEXT NOT NULL,
-    id_card TEXT NOT NULL,
-    plan_name TEXT NOT NULL,
-    premium_cents BIGINT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('effective','pending','cancelled','expired')),
-    effective_date DATE NOT NULL,
-    expiry_date DATE NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
-  `CREATE TABLE IF NOT EXISTS orders (
-    id SERIAL PRIMARY KEY,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    order_no TEXT NOT NULL UNIQUE,
-    product_name TEXT NOT NULL,
-    person_count INTEGER NOT NULL,
-    amount_cents BIGINT NOT NULL,
-    pay_status TEXT NOT NULL CHECK (pay_status IN ('unpaid','paid','refunded')),
-    order_status TEXT NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    paid_at TIMESTAMPTZ
-  )`,
-  `CREATE TABLE IF NOT EXISTS invoices (
-    id SERIAL PRIMARY KEY,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    invoice_no TEXT NOT NULL UNIQUE,
-    title TEXT NOT NULL,
-    tax_no TEXT NOT NULL,
-    amount_cents BIGINT NOT NULL,
-    type TEXT NOT NULL CHECK (type IN ('normal','special')),
-    status TEXT NOT NULL CHECK (status IN ('applying','issued','rejected','red')),
-    email TEXT NOT NULL DEFAULT '',
-    order_nos TEXT[] NOT NULL DEFAULT '{}',
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
-  `CREATE TABLE IF NOT EXISTS invoice_refunds (
-    id SERIAL PRIMARY KEY,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    refund_no TEXT NOT NULL UNIQUE,
-    invoice_no TEXT NOT NULL,
-    amount_cents BIGINT NOT NULL,
-    reason TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('applying','approved','rejected','done')),
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
-  `CREATE TABLE IF NOT EXISTS claims (
-    id SERIAL PRIMARY KEY,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    claim_no TEXT NOT NULL UNIQUE,
-    person_name TEXT NOT NULL,
-    id_card TEXT NOT NULL,
-    accident_date DATE NOT NULL,
-    accident_type TEXT NOT NULL,
-    description TEXT NOT NULL DEFAULT '',
-    amount_cents BIGINT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('reported','reviewing','paid','rejected')),
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
-  `CREATE TABLE IF NOT EXISTS bank_accounts (
-    id SERIAL PRIMARY KEY,
-    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
-    account_name TEXT NOT NULL,
-    bank_name TEXT NOT NULL,
-    account_no TEXT NOT NULL,
-    branch TEXT NOT NULL DEFAULT '',
-    is_default BOOLEAN NOT NULL DEFAULT false,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-  )`,
   // Security: demo accounts are marked so production can refuse to run with them.
   `ALTER TABLE users ADD COLUMN IF NOT EXISTS is_demo BOOLEAN NOT NULL DEFAULT false`,
   `CREATE TABLE IF NOT EXISTS sms_codes (
@@ -126,20 +32,23 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (key, window_start)
   )`,
   `CREATE INDEX IF NOT EXISTS auth_tokens_user_idx ON auth_tokens (user_id)`,
-  ...[
-    'insured_persons',
-    'insure_batches',
-    'insure_records',
-    'orders',
-    'invoices',
-    'invoice_refunds',
-    'claims',
-    'bank_accounts',
-  ].map((t) => `CREATE INDEX IF NOT EXISTS ${t}_business_idx ON ${t} (business_id, id)`),
 ];
 
-export async function migrate(db: Db): Promise<void> {
+export interface MigrateOptions {
+  /** Directory holding schemas/ (default: the repository root). */
+  schemaRoot?: string;
+}
+
+/**
+ * The base schema: the fixed tables above, then every entity table with its columns and indexes
+ * (src/server/entity/migrate.ts: additive, destructive changes refused). Columns the money rules own
+ * (src/server/domain/ddl.ts, applied after this) are left to them.
+ */
+export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<MigrateReport> {
   for (const sql of MIGRATIONS) {
     await db.query(sql);
   }
+  const root = opts.schemaRoot ?? REPO_ROOT;
+  const { registry, migrationsDir } = root === REPO_ROOT ? repoEntities() : loadEntities(root);
+  return migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
 }

@@ -16,7 +16,8 @@ const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗�
 const GIVEN = '伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超秀兰霞平刚桂英华建国志红玉兰海燕晓东俊峰雪梅文博思远子涵浩然欣怡宇航'.split('');
 const REGIONS = ['110101', '310104', '330106', '440305', '510107', '420106', '320102', '370102', '410105', '430104'];
 const JOBS = ['快递员', '仓库分拣员', '外卖骑手', '保洁员', '装卸工', '安保员', '厨师', '司机'];
-const ACCIDENTS = ['工作受伤', '交通意外', '摔伤', '烫伤', '突发疾病'];
+/** Values of the claim entity's accidentType options (schemas/entities/claim.json), one per description below. */
+const ACCIDENTS = ['意外伤害', '意外伤害', '意外伤残', '意外伤害', '突发疾病'];
 const ACCIDENT_DESC = [
   '搬运货物时扭伤腰部，已就近就医。',
   '配送途中与电动车发生碰撞，左腿擦伤。',

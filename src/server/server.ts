@@ -1,6 +1,5 @@
-import { applyMoneyDdl, backfillMoney, DOMAIN_COLUMNS } from './domain/index.ts';
-import { loadEntities } from './entity/load.ts';
-import { migrateEntities } from './entity/migrate.ts';
+import { applyMoneyDdl, backfillMoney } from './domain/index.ts';
+import { REPO_ROOT } from './entity/repo.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -89,17 +88,12 @@ function pickSms(opts: StartServerOptions, production: boolean): SmsProvider | n
   return sms;
 }
 
-/** The repository root: schemas/ lives here unless a test points startServer at a copy. */
-const REPO_ROOT = resolve(import.meta.dirname, '../..');
-
 /**
  * Brings any database up to date, in order: the base tables, the tables and columns the entity schemas
  * describe (additive; destructive changes are refused), then the money rules' constraints and plans.
  */
-export async function migrateAll(db: Db, schemaRoot: string): Promise<void> {
-  await migrate(db);
-  const { registry, migrationsDir } = loadEntities(schemaRoot);
-  await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
+export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT): Promise<void> {
+  await migrate(db, { schemaRoot });
   await applyMoneyDdl(db);
 }
 

@@ -167,7 +167,7 @@ describe('lists', () => {
     expect(b.body.data.list[0].accountNo).toMatch(/^\d{4} \*{4} \*{4} \d{4}$/);
   });
 
-  it('filters by enum and by substring, ignoring unknown keys', async () => {
+  it('filters by enum, by exact order number and by substring, ignoring unknown keys', async () => {
     const paid = await c.call('GET', '/api/orders?pageSize=100&payStatus=paid&bogus=1');
     const [{ n }] = await c.server.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM orders WHERE business_id = $1 AND pay_status = 'paid'`,
@@ -175,34 +175,57 @@ describe('lists', () => {
     );
     expect(paid.body.data.total).toBe(n);
     expect(paid.body.data.list.every((r: any) => r.payStatus === 'paid')).toBe(true);
+    // Order numbers are unique keys: the full number finds its order (index lookup), a fragment nothing.
     const one = paid.body.data.list[0];
-    const sub = await c.call('GET', `/api/orders?orderNo=${one.orderNo.slice(-6)}`);
-    expect(sub.body.data.list.map((r: any) => r.orderNo)).toContain(one.orderNo);
-    // LIKE wildcards in user input are literal.
-    expect((await c.call('GET', '/api/orders?orderNo=%25')).body.data.total).toBe(0);
+    const exact = await c.call('GET', `/api/orders?orderNo=${one.orderNo}`);
+    expect(exact.body.data.list.map((r: any) => r.id)).toEqual([one.id]);
+    expect((await c.call('GET', `/api/orders?orderNo=${one.orderNo.slice(-6)}`)).body.data.total).toBe(0);
+    // Product names are a contains-search; LIKE wildcards in user input are literal.
+    const word = one.productName.slice(0, 3);
+    const sub = await c.call('GET', `/api/orders?pageSize=100&productName=${encodeURIComponent(word)}`);
+    expect(sub.body.data.total).toBeGreaterThan(0);
+    expect(sub.body.data.list.every((r: any) => r.productName.includes(word))).toBe(true);
+    expect((await c.call('GET', '/api/orders?productName=%25')).body.data.total).toBe(0);
   });
 
-  it('filters by date range', async () => {
+  it('filters masked ID numbers by the complete number only', async () => {
+    const [p] = await c.server.db.query<{ id: number; id_card: string }>(
+      'SELECT id, id_card FROM insured_persons WHERE business_id = $1 ORDER BY id LIMIT 1',
+      [BIZ_ADMIN],
+    );
+    const full = await c.call('GET', `/api/insured-persons?idCard=${p.id_card.toLowerCase()}`);
+    expect(full.body.data.list.map((r: any) => r.id)).toEqual([p.id]);
+    const part = await c.call('GET', `/api/insured-persons?idCard=${p.id_card.slice(0, 6)}`);
+    expect(part.status).toBe(400);
+    expect(part.body).toMatchObject({ code: 40000, message: '身份证号仅支持完整号码精确查询', errors: [{ field: 'idCard', message: '身份证号仅支持完整号码精确查询' }] });
+  });
+
+  it('filters by date range (createdAt=from,to or the older createdAtRange=from,to)', async () => {
     const all = await c.call('GET', '/api/orders?pageSize=100&sortField=createdAt&sortOrder=ascend');
     const mid = all.body.data.list[Math.floor(all.body.data.list.length / 2)].createdAt.slice(0, 10);
     const r = await c.call('GET', `/api/orders?pageSize=100&createdAtRange=${mid},${mid}`);
     expect(r.body.data.total).toBeGreaterThan(0);
     expect(r.body.data.list.every((o: any) => o.createdAt.startsWith(mid))).toBe(true);
+    const same = await c.call('GET', `/api/orders?pageSize=100&createdAt=${mid},${mid}`);
+    expect(same.body.data.list).toEqual(r.body.data.list);
     const bad = await c.call('GET', '/api/orders?createdAtRange=yesterday,');
     expect(bad.status).toBe(400);
-    const rangeMsg = '日期范围 createdAtRange 格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31';
+    const rangeMsg = '“创建时间”的日期范围格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31';
     expect(bad.body).toMatchObject({ message: rangeMsg, errors: [{ field: 'createdAtRange', message: rangeMsg }] });
   });
 
-  it('sorts by whitelisted fields only', async () => {
+  it('sorts by sortable fields only; anything else is a 400, never SQL', async () => {
     const asc = await c.call('GET', '/api/orders?pageSize=100&sortField=amount&sortOrder=ascend');
     const amounts = asc.body.data.list.map((r: any) => r.amount);
     expect(amounts).toEqual([...amounts].sort((x, y) => x - y));
     const desc = await c.call('GET', '/api/orders?pageSize=100&sortField=amount&sortOrder=descend');
     expect(desc.body.data.list[0].amount).toBe(Math.max(...amounts));
-    // Injection attempt is ignored (falls back to default sort), not executed.
+    const notSortable = await c.call('GET', '/api/orders?sortField=productName');
+    expect(notSortable.status).toBe(400);
+    expect(notSortable.body).toMatchObject({ code: 40000, message: '不支持按“产品名称”排序', errors: [{ field: 'sortField' }] });
     const evil = await c.call('GET', `/api/orders?sortField=${encodeURIComponent('amount; DROP TABLE orders')}`);
-    expect(evil.status).toBe(200);
+    expect(evil.status).toBe(400);
+    expect(evil.body.message).toBe('不支持按“amount; DROP TABLE orders”排序');
     expect(await count('orders', BIZ_ADMIN)).toBeGreaterThan(0);
   });
 
@@ -252,7 +275,8 @@ describe('writes', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(40000);
     expect(r.body.message).toBe('名单中有数据不正确，本批次未提交，请修改后重新提交');
-    expect(r.body.errors).toEqual([{ field: 'rows[1].idCard', message: '第 2 行：身份证号不正确' }]);
+    // The entity rule's own text (the browser's summary adds 「第 2 行 身份证号」 from the field path).
+    expect(r.body.errors).toEqual([{ field: 'rows[1].idCard', message: '身份证号不正确' }]);
     expect({
       persons: await count('insured_persons', BIZ_ADMIN),
       records: await count('insure_records', BIZ_ADMIN),
@@ -292,7 +316,9 @@ describe('writes', () => {
     const rows = [{ name: '周一', idCard: makeIdCard('310104', '19880101', 301), phone: '13700000011', jobType: '仓库分拣员' }];
     const unknown = await c.call('POST', '/api/insure/roster', { body: { planName: '不存在的方案', startDate: '2030-01-01', rows } });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual([{ field: 'planName', message: '请选择按月计费的保险方案' }]);
+    expect(unknown.body.errors).toEqual([{ field: 'planName', message: '该保险方案不存在或已停售' }]);
+    const monthlyForRoster = await c.call('POST', '/api/insure/roster', { body: { planName: '灵活用工日单险（按天）', startDate: '2030-01-01', rows } });
+    expect(monthlyForRoster.body.errors).toEqual([{ field: 'planName', message: '请选择按月计费的保险方案' }]);
     const daily = await c.call('POST', '/api/insure/attendance', { body: { planName: plan, workDate: '2030-01-02', rows } });
     expect(daily.status).toBe(400);
     expect(daily.body.errors).toEqual([{ field: 'planName', message: '请选择按天计费的保险方案' }]);
@@ -338,20 +364,28 @@ describe('writes', () => {
   });
 
   it('creates claims and invoices with validation', async () => {
-    const bad = await c.call('POST', '/api/claims', { body: { personName: '周', idCard: '123', accidentDate: '2999-01-01', amount: -1 } });
+    const before0 = await count('claims', BIZ_ADMIN);
+    const bad = await c.call('POST', '/api/claims', { body: { personName: '周', idCard: '123', accidentDate: '2099-01-01', amount: -1, status: 'paid' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('填写内容有误，请按提示修改');
-    expect(bad.body.errors).toEqual([
-      { field: 'personName', message: '出险人长度应为 2–30 个字符' },
-      { field: 'idCard', message: '身份证号不正确' },
-      { field: 'accidentDate', message: '出险日期不能晚于今天' },
-      { field: 'accidentType', message: '请选择事故类型' },
-      { field: 'description', message: '请填写事故经过' },
-      { field: 'amount', message: '预估金额应大于 0 且不超过 1000 万元' },
-    ]);
+    // The claim entity's rules and messages (schemas/entities/claim.json), the same the browser's form shows.
+    expect(Object.fromEntries(bad.body.errors.map((e: any) => [e.field, e.message]))).toEqual({
+      personName: '出险人至少 2 个字符',
+      idCard: '身份证号不正确',
+      accidentDate: '出险日期不能晚于今天',
+      accidentType: '请选择事故类型',
+      description: '请填写事故经过',
+      amount: '报案金额不能小于 0.01',
+      status: '不支持的字段：status',
+    });
+    expect(await count('claims', BIZ_ADMIN)).toBe(before0);
+    const wrongType = await c.call('POST', '/api/claims', {
+      body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '摔伤', description: '仓库摔倒', amount: 1 },
+    });
+    expect(wrongType.body.errors).toEqual([{ field: 'accidentType', message: '请选择正确的事故类型' }]);
     // Someone never insured here cannot claim (cover is checked), however plausible the input.
     const stranger = await c.call('POST', '/api/claims', {
-      body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '摔伤', description: '仓库摔倒', amount: 1234.5 },
+      body: { personName: '周建国', idCard: makeIdCard('110101', '19800808', 9), accidentDate: '2024-05-01', accidentType: '意外伤害', description: '仓库摔倒', amount: 1234.5 },
     });
     expect(stranger.status).toBe(400);
     expect(stranger.body.message).toBe('该人员在本企业无有效保单');
@@ -364,10 +398,12 @@ describe('writes', () => {
     const day = new Date().toISOString().slice(0, 10);
     const before = await count('claims', BIZ_ADMIN);
     const ok = await c.call('POST', '/api/claims', {
-      body: { personName: rec.person_name, idCard: rec.id_card, accidentDate: day, accidentType: '摔伤', description: '仓库摔倒', amount: 1234.5 },
+      body: { personName: rec.person_name, idCard: rec.id_card.toLowerCase(), accidentDate: day, accidentType: '意外伤害', description: '仓库摔倒', amount: 1234.5 },
     });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ status: 'reported', amount: 1234.5, accidentDate: day });
+    expect(ok.body.data).toMatchObject({ status: 'reported', amount: 1234.5, accidentDate: day, accidentType: '意外伤害' });
+    const [stored] = await c.server.db.query<{ id_card: string; amount_cents: number }>('SELECT id_card, amount_cents::int AS amount_cents FROM claims WHERE id = $1', [ok.body.data.id]);
+    expect(stored).toEqual({ id_card: rec.id_card.toUpperCase(), amount_cents: 123450 });
     expect(await count('claims', BIZ_ADMIN)).toBe(before + 1);
 
     const inv = await c.call('POST', '/api/invoices', {
@@ -376,6 +412,20 @@ describe('writes', () => {
     expect(inv.status).toBe(400);
     expect(inv.body.message).toBe('订单 NO-SUCH-ORDER 不存在');
     expect(inv.body.errors).toEqual([{ field: 'orderNos', message: '订单 NO-SUCH-ORDER 不存在' }]);
+    const badInv = await c.call('POST', '/api/invoices', { body: { title: '上', taxNo: 'abc', type: 'vat', orderNos: [], email: 'x' } });
+    expect(badInv.status).toBe(400);
+    expect(Object.fromEntries(badInv.body.errors.map((e: any) => [e.field, e.message]))).toEqual({
+      title: '发票抬头至少 2 个字符',
+      taxNo: '税号应为 15–20 位字母或数字',
+      type: '请选择正确的发票类型',
+      email: '请输入正确的邮箱地址',
+      orderNos: '请至少选择 1 项开票订单',
+    });
+    const badRefund = await c.call('POST', '/api/invoice-refunds', { body: { invoiceNo: 'FP1', amount: 0.001, reason: '' } });
+    expect(Object.fromEntries(badRefund.body.errors.map((e: any) => [e.field, e.message]))).toEqual({
+      amount: '退款金额不能小于 0.01',
+      reason: '请填写退款原因',
+    });
   });
 
   it('invalid JSON → 400, oversize → 413, unknown api → 404', async () => {

@@ -6,7 +6,7 @@ import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import type { EntitySchema } from '../../src/shared/entity/types.ts';
 import { indexesFor, tableOf } from '../../src/server/entity/ddl.ts';
 import { migrateEntities, MigrationRefused } from '../../src/server/entity/migrate.ts';
-import { MIGRATIONS as LEGACY_MIGRATIONS } from '../../src/server/migrate.ts';
+import { LEGACY_DDL as LEGACY_MIGRATIONS } from './fixtures/legacy-ddl.ts';
 import { openTestDb } from './entity-helpers.ts';
 
 const files = loadSchemaFiles(resolve(__dirname, '../..')).files;
@@ -49,14 +49,16 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     for (const e of stored(list)) {
       const cols = await columns(db, tableOf(e));
       expect(Object.keys(cols), e.name).toEqual(expect.arrayContaining(['id', 'business_id']));
-      for (const i of indexesFor(e)) expect(idx.has(i.name), i.name).toBe(true);
+      for (const i of indexesFor(e, { trigram: 'public' })) expect(idx.has(i.name), i.name).toBe(true);
     }
     expect((await columns(db, 'orders')).amount_cents).toBe('bigint');
     expect((await columns(db, 'invoices')).order_nos).toBe('ARRAY');
     expect((await columns(db, 'claims')).accident_date).toBe('date');
-    expect(idx.has('orders_order_no_uniq')).toBe(true);
+    expect(idx.has('orders_order_no_key')).toBe(true); // serial numbers: unique across businesses
+    expect(idx.has('insured_persons_id_card_uniq')).toBe(true); // other unique fields: per business
     expect(idx.has('orders_amount_cents_sort_idx')).toBe(true);
-    expect(idx.has('insured_persons_name_idx')).toBe(true);
+    expect(idx.has('insured_persons_name_trgm')).toBe(true); // contains-search: trigram GIN
+    expect(idx.has('orders_paid_at_desc_idx')).toBe(true); // nullable sort column: DESC NULLS LAST
     expect((await migrateEntities(db, { entities: list })).statements).toEqual([]);
   });
 
@@ -79,7 +81,7 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect(report.statements).toContain('ALTER TABLE insured_persons ADD COLUMN employee_no TEXT');
     expect(report.statements).toContain(`ALTER TABLE insured_persons ADD COLUMN level TEXT NOT NULL DEFAULT 'A' CHECK (level IN ('A'))`);
     expect((await columns(db, 'insured_persons')).employee_no).toBe('text');
-    expect((await indexNames(db)).has('insured_persons_employee_no_idx')).toBe(true);
+    expect((await indexNames(db)).has('insured_persons_employee_no_trgm')).toBe(true);
   });
 
   it('refuses a removed field or a type change with a clear message and applies nothing', async () => {

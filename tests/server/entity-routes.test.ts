@@ -13,7 +13,9 @@ import { fieldValidator } from '../../src/runtime/formSchema.ts';
 import { loadEntities } from '../../src/server/entity/load.ts';
 import { insertRow } from '../../src/server/entity/write.ts';
 import { defaultHooks } from '../../src/server/hooks/index.ts';
-import { buildApp, openTestDb } from './entity-helpers.ts';
+import Fastify from 'fastify';
+import { entityRoutes } from '../../src/server/entity/routes.ts';
+import { buildApp, openTestDb, testAuth } from './entity-helpers.ts';
 
 const ROOT = resolve(__dirname, '../..');
 const registry = buildEntityRegistry(loadSchemaFiles(ROOT).files);
@@ -46,7 +48,7 @@ describe('entity routes on a bare Fastify', () => {
       });
     }
     await insertRow(db, registry.get('insured-person'), 'B1', { name: '王小明', idCard: '11010519491231002X', phone: '13800000000', status: 'insured', planName: 'A', startDate: '2024-03-01' });
-  });
+  }, 60_000);
   afterAll(async () => {
     await app.close();
     await db.close();
@@ -90,7 +92,9 @@ describe('entity routes on a bare Fastify', () => {
   it('masks ID numbers; masked fields filter only by the exact full value', async () => {
     const r = await call('GET', '/api/insured-persons');
     expect(r.body.data.list[0].idCard).toBe('110105********002X');
-    expect((await call('GET', '/api/insured-persons?idCard=110105')).body.data.total).toBe(0);
+    const part = await call('GET', '/api/insured-persons?idCard=110105');
+    expect(part.status).toBe(400);
+    expect(part.body.message).toBe('身份证号仅支持完整号码精确查询');
     expect((await call('GET', '/api/insured-persons?idCard=11010519491231002x')).body.data.total).toBe(1);
   });
 
@@ -106,6 +110,22 @@ describe('entity routes on a bare Fastify', () => {
   it('registers writes only where operations allow', async () => {
     expect((await call('POST', '/api/orders', { productName: 'x' })).status).toBe(404);
     expect((await call('DELETE', '/api/claims/1')).status).toBe(404);
+  });
+
+  it('registers no writes for entities whose writes are code routes (codeWrites)', async () => {
+    const own = Fastify();
+    await own.register(testAuth);
+    await own.register(entityRoutes, { db, entities: registry, hooks: defaultHooks(), codeWrites: ['claim', 'bank-account'] });
+    await own.ready();
+    try {
+      const c = client(own);
+      expect((await c('POST', '/api/claims', { personName: '张三' })).status).toBe(404);
+      expect((await c('DELETE', '/api/bank-accounts/1')).status).toBe(404);
+      expect((await c('GET', '/api/claims')).status).toBe(200);
+      expect((await c('GET', '/api/bank-accounts')).status).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 
   it('creates a claim with server-set number/status and refuses bad input in Chinese, per field', async () => {

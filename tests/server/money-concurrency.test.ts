@@ -126,7 +126,7 @@ for (const t of targets()) {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
       const [p] = people(1, 60_000);
       await createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: today(), rows: [p] });
-      const claim = { personName: p.name, idCard: p.idCard, accidentDate: today(), accidentType: '工作受伤', amountCents: 20_000_000 };
+      const claim = { personName: p.name, idCard: p.idCard, accidentDate: today(), accidentType: '意外伤害', amountCents: 20_000_000 };
       const { ok, errors } = await settleDomain(Array.from({ length: 5 }, () => createClaim(db, biz, claim)));
       expect(ok).toHaveLength(3);
       expect(errors).toHaveLength(2);

@@ -75,7 +75,7 @@ for (const t of targets()) {
       const [never] = people(1, 301);
       const start = today();
       await createInsuranceBatch(db, biz, { source: 'roster', planId: 'employer-std-60w', startDate: start, rows: [p] });
-      const base = { personName: p.name, accidentType: '工作受伤' };
+      const base = { personName: p.name, accidentType: '意外伤害' };
 
       // Someone never insured: 10,000,000 yuan is refused.
       await expect(
@@ -117,7 +117,7 @@ for (const t of targets()) {
     it('claims: a future accident date is refused; cover from the seed (plan backfilled) counts', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
       await expect(
-        createClaim(db, biz, { personName: '张三', idCard: people(1, 400)[0].idCard, accidentDate: addDays(today(), 2), accidentType: '摔伤', amountCents: 100 }),
+        createClaim(db, biz, { personName: '张三', idCard: people(1, 400)[0].idCard, accidentDate: addDays(today(), 2), accidentType: '意外伤害', amountCents: 100 }),
       ).rejects.toThrow('出险日期不能晚于今天');
       const [seeded] = await db.query<{ id_card: string; d: string }>(
         `SELECT id_card, effective_date::text AS d FROM insure_records

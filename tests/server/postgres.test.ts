@@ -28,7 +28,7 @@ describe('real PostgreSQL (TEST_DATABASE_URL)', () => {
   it.skipIf(!url)('migrates, seeds and serves scoped lists', async () => {
     db = await openDb({ databaseUrl: url });
     expect(db.driver).toBe('postgres');
-    for (const t of ['rate_limits', 'sms_codes', 'bank_accounts', 'claims', 'invoice_refunds', 'invoices', 'orders', 'insure_records', 'insure_batches', 'insured_persons', 'auth_tokens', 'user_businesses', 'businesses', 'users']) {
+    for (const t of ['insure_batch_rows', 'rate_limits', 'sms_codes', 'bank_accounts', 'claims', 'invoice_refunds', 'invoices', 'orders', 'insure_records', 'insure_batches', 'insured_persons', 'auth_tokens', 'user_businesses', 'businesses', 'users']) {
       await db.query(`DROP TABLE IF EXISTS ${t} CASCADE`);
     }
     await migrate(db);
@@ -54,6 +54,6 @@ describe('real PostgreSQL (TEST_DATABASE_URL)', () => {
       body: JSON.stringify({ planName: '雇主责任险·标准版（60万）', startDate: '2030-01-01', rows: [{ name: '张三', idCard: '110105194912310021' }] }),
     });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).errors).toEqual([{ field: 'rows[0].idCard', message: '第 1 行：身份证号不正确' }]);
+    expect((await bad.json()).errors).toEqual([{ field: 'rows[0].idCard', message: '身份证号不正确' }]);
   });
 });

@@ -204,8 +204,8 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
             const rows = Array.isArray(list) ? list : list.list;
             return { data: rows, total: rows.length, success: true };
           }
-          const r = await api.get<ListResult & { totalIsEstimate?: boolean }>(schema.api, query);
-          return { data: r.list, total: r.total, success: true, estimated: r.totalIsEstimate };
+          const r = await api.get<ListResult & { estimated?: boolean }>(schema.api, query);
+          return { data: r.list, total: r.total, success: true, estimated: r.estimated === true };
         } catch (e) {
           message.error(e instanceof ApiError ? e.message : '加载失败');
           return { data: [], total: 0, success: false };

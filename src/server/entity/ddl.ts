@@ -84,26 +84,60 @@ export function columnDef(
   return parts.join(' ');
 }
 
+const isSerial = (f: FieldSchema): boolean => typeof f.default === 'string' && f.default.startsWith('serial:');
+
+/** True when the column may hold NULL (neither required nor defaulted). */
+export const isNullable = (f: FieldSchema): boolean => !f.required && sqlDefault(f) === undefined;
+
+/**
+ * The ORDER BY key of a sort column, the same text its index is built with, so a page is read straight
+ * off the index in either direction. NOT NULL columns: `col DIR, id DIR`. Nullable columns treat an
+ * empty value as the smallest: the index is `col DESC NULLS LAST, id DESC`, scanned forwards for
+ * descending and backwards for ascending (`col ASC NULLS FIRST, id ASC`).
+ */
+export function sortKey(col: string, f: FieldSchema | undefined, order: 'ascend' | 'descend'): string {
+  const dir = order === 'ascend' ? 'ASC' : 'DESC';
+  if (col === 'id') return `id ${dir}`;
+  if (!f || !isNullable(f)) return `${col} ${dir}, id ${dir}`;
+  return order === 'ascend' ? `${col} ASC NULLS FIRST, id ASC` : `${col} DESC NULLS LAST, id DESC`;
+}
+
 export interface IndexDef {
   name: string;
   sql: string;
 }
 
+export interface IndexOptions {
+  /**
+   * Schema pg_trgm is installed in (its operator class is named with it, since the connection's
+   * search_path may not include it): contains-search fields get a trigram GIN index; else a btree.
+   */
+  trigram?: string;
+}
+
 /**
- * Every index of an entity, derived in one place: (business_id, id) for scoping; unique fields
- * UNIQUE (business_id, col); sort fields (business_id, col, id); search-only fields
- * (business_id, col). Contains-search gets a btree here; a trigram (pg_trgm GIN) index is a
- * follow-up and belongs in this function too.
+ * Every index of an entity, derived in one place from the schema:
+ * - `(business_id, id)` for scoping and the id order;
+ * - unique fields: serial numbers `UNIQUE (col)` (they identify a row across businesses), others
+ *   `UNIQUE (business_id, col)`; both also serve the exact search on that field;
+ * - sort fields (the default sort is one of them, or id): `(business_id, col, id)` in the direction
+ *   sortKey() orders by, so page 1 and a deferred-join deep page walk the index;
+ * - contains-search fields: a trigram GIN index `gin (col gin_trgm_ops)` (ILIKE '%…%');
+ * - other exact/range search fields: `(business_id, col)`.
  */
-export function indexesFor(e: EntitySchema): IndexDef[] {
+export function indexesFor(e: EntitySchema, opts: IndexOptions = {}): IndexDef[] {
   const t = tableOf(e);
   const out: IndexDef[] = [{ name: `${t}_business_idx`, sql: `CREATE INDEX IF NOT EXISTS ${t}_business_idx ON ${t} (business_id, id)` }];
+  const add = (name: string, def: string) => out.push({ name, sql: `CREATE ${def.startsWith('UNIQUE') ? 'UNIQUE INDEX' : 'INDEX'} IF NOT EXISTS ${name} ON ${t} ${def.replace(/^UNIQUE /, '')}` });
   for (const [key, f] of Object.entries(e.fields)) {
     if (f.type === 'array') continue;
     const c = columnOf(key, f);
-    if (f.unique) out.push({ name: `${t}_${c}_uniq`, sql: `CREATE UNIQUE INDEX IF NOT EXISTS ${t}_${c}_uniq ON ${t} (business_id, ${c})` });
-    if (f.sort) out.push({ name: `${t}_${c}_sort_idx`, sql: `CREATE INDEX IF NOT EXISTS ${t}_${c}_sort_idx ON ${t} (business_id, ${c}, id)` });
-    else if (f.search && !f.unique) out.push({ name: `${t}_${c}_idx`, sql: `CREATE INDEX IF NOT EXISTS ${t}_${c}_idx ON ${t} (business_id, ${c})` });
+    if (f.unique && isSerial(f)) add(`${t}_${c}_key`, `UNIQUE (${c})`);
+    else if (f.unique) add(`${t}_${c}_uniq`, `UNIQUE (business_id, ${c})`);
+    if (f.sort && isNullable(f)) add(`${t}_${c}_desc_idx`, `(business_id, ${c} DESC NULLS LAST, id DESC)`);
+    else if (f.sort) add(`${t}_${c}_sort_idx`, `(business_id, ${c}, id)`);
+    if (f.search === 'contains' && !f.mask && opts.trigram) add(`${t}_${c}_trgm`, `USING gin (${c} "${opts.trigram.replace(/"/g, '""')}".gin_trgm_ops)`);
+    else if (f.search && !f.sort && !f.unique) add(`${t}_${c}_idx`, `(business_id, ${c})`);
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db, Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
-import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf } from './ddl.ts';
+import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf, type IndexOptions } from './ddl.ts';
 
 /** Tables that are not entities: accounts, businesses, memberships, sessions. */
 export const FIXED_DDL: string[] = [
@@ -114,6 +114,7 @@ export async function planEntityChanges(
   q: Queryable,
   entities: EntitySchema[],
   codeColumns: Record<string, readonly string[]> = {},
+  indexOpts: IndexOptions = {},
 ): Promise<{ statements: string[]; problems: string[] }> {
   const cols = await q.query<LiveColumn>(
     `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()`,
@@ -149,9 +150,30 @@ export async function planEntityChanges(
         if (!liveCols.has(col)) statements.push(`ALTER TABLE ${t} ADD COLUMN ${columnDef(key, f, byName, true)}`);
       }
     }
-    for (const i of indexesFor(e)) if (!liveIdx.has(i.name)) statements.push(i.sql);
+    for (const i of indexesFor(e, indexOpts)) if (!liveIdx.has(i.name)) statements.push(i.sql);
   }
   return { statements, problems };
+}
+
+/**
+ * Installs pg_trgm (trusted since PostgreSQL 13; PGlite loads it in db.ts) for contains-search indexes.
+ * Without it (no privilege, not available) contains fields keep a btree and ILIKE still answers.
+ */
+export async function ensureTrigram(db: Db): Promise<string | undefined> {
+  const schema = async () =>
+    (
+      await db.query<{ nspname: string }>(
+        `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`,
+      )
+    )[0]?.nspname;
+  const found = await schema();
+  if (found) return found;
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+  } catch {
+    return undefined;
+  }
+  return schema();
 }
 
 /**
@@ -172,7 +194,7 @@ export async function migrateEntities(db: Db, opts: MigrateOptions): Promise<Mig
     report.migrationsApplied.push(m.id);
   }
   const stored = opts.entities.filter((e) => e.storage !== false);
-  const plan = await planEntityChanges(db, stored, opts.codeColumns);
+  const plan = await planEntityChanges(db, stored, opts.codeColumns, { trigram: await ensureTrigram(db) });
   if (plan.problems.length) throw new MigrationRefused(plan.problems);
   await db.tx(async (tx) => {
     for (const s of plan.statements) await tx.query(s);

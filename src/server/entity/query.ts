@@ -4,10 +4,11 @@
  * the entity schema ever reach SQL text; user input always travels as parameters.
  */
 import type { Queryable } from '../db.ts';
-import { isBoundedDate } from '../../shared/entity/rules.ts';
+import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
-import { columnOf, tableOf } from './ddl.ts';
+import { countRows } from './count.ts';
+import { columnOf, sortKey, tableOf } from './ddl.ts';
 
 export class QueryError extends Error {
   constructor(
@@ -63,12 +64,19 @@ export interface ListResult {
   total: number;
   current: number;
   pageSize: number;
+  /** Set when total is the planner's estimate (more than EXACT_COUNT_LIMIT rows match). */
+  estimated?: true;
 }
 
 type Param = (v: unknown) => string;
 
 function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string {
   const c = columnOf(key, f);
+  if (f.mask) {
+    // Masked values must not be recoverable piece by piece: only a complete, well-formed value is a filter.
+    const complete = FORMAT_CHECKS[f.type];
+    if (complete && !complete(raw)) throw new QueryError(key, `${f.label}仅支持完整号码精确查询`);
+  }
   const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
   switch (f.type) {
     case 'enum':
@@ -88,17 +96,18 @@ function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string
       return `${c} = ANY(${p(nums)}::int[])`;
     }
     default:
-      // Masked values can only be matched by their exact full value (case-insensitive for ID numbers).
-      return f.type === 'idCard' ? `upper(${c}) = upper(${p(raw)})` : `${c} = ${p(raw)}`;
+      // Stored forms are normalised on write (ID numbers upper-case), so equality can use the index.
+      return f.type === 'idCard' ? `${c} = ${p(raw.toUpperCase())}` : `${c} = ${p(raw)}`;
   }
 }
 
-function rangeFilter(key: string, f: FieldSchema, raw: string, p: Param): string[] {
+/** `param` is the query key used (`createdAt` or the older `createdAtRange`), named in errors. */
+function rangeFilter(key: string, param: string, f: FieldSchema, raw: string, p: Param): string[] {
   const [fromRaw = '', toRaw = ''] = raw.split(',').map((s) => s.trim());
   if (f.type === 'money' || f.type === 'integer') {
     const nums = [fromRaw, toRaw].map((s) => (s === '' ? undefined : Number(s)));
     if (nums.some((n) => n !== undefined && !Number.isFinite(n))) {
-      throw new QueryError(key, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
+      throw new QueryError(param, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
     }
     const scale = (n: number) => (f.type === 'money' ? Math.round(n * 100) : n);
     const out: string[] = [];
@@ -110,7 +119,7 @@ function rangeFilter(key: string, f: FieldSchema, raw: string, p: Param): string
   const to = toRaw.slice(0, 10);
   for (const d of [from, to]) {
     if (d && !isBoundedDate(d)) {
-      throw new QueryError(key, `“${f.label}”的日期范围格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31`);
+      throw new QueryError(param, `“${f.label}”的日期范围格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31`);
     }
   }
   const c = columnOf(key, f);
@@ -130,10 +139,11 @@ function filters(e: EntitySchema, q: ListQuery, p: Param): string[] {
   const where: string[] = [];
   for (const [key, f] of Object.entries(e.fields)) {
     if (!f.search) continue;
-    const raw = (q[key] ?? (f.search === 'range' ? q[`${key}Range`] : undefined))?.trim();
+    const param = q[key] === undefined && f.search === 'range' ? `${key}Range` : key;
+    const raw = q[param]?.trim();
     if (!raw) continue;
     if (f.search === 'contains' && !f.mask) where.push(`${columnOf(key, f)} ILIKE ${p(`%${escapeLike(raw)}%`)}`);
-    else if (f.search === 'range') where.push(...rangeFilter(key, f, raw, p));
+    else if (f.search === 'range') where.push(...rangeFilter(key, param, f, raw, p));
     else where.push(exactFilter(key, f, raw, p));
   }
   return where;
@@ -141,44 +151,90 @@ function filters(e: EntitySchema, q: ListQuery, p: Param): string[] {
 
 function orderBy(e: EntitySchema, q: ListQuery): string {
   const field = q.sortField?.trim();
-  const order = q.sortOrder?.trim();
-  if (order && order !== 'ascend' && order !== 'descend') throw new QueryError('sortOrder', '排序方向只能为 ascend 或 descend');
-  let col = 'id';
-  let dir = order;
+  const raw = q.sortOrder?.trim();
+  if (raw && raw !== 'ascend' && raw !== 'descend') throw new QueryError('sortOrder', '排序方向只能为 ascend 或 descend');
+  const order = raw as 'ascend' | 'descend' | undefined;
   if (field && field !== 'id') {
     const f = e.fields[field];
     if (!f || !f.sort) throw new QueryError('sortField', `不支持按“${f?.label ?? field}”排序`);
-    col = columnOf(field, f);
-  } else if (!field) {
-    const ds = e.defaultSort ?? { field: 'id', order: 'descend' };
-    const f = e.fields[ds.field];
-    col = f ? columnOf(ds.field, f) : 'id';
-    dir = dir ?? ds.order;
+    return sortKey(columnOf(field, f), f, order ?? 'descend');
   }
-  const sql = dir === 'ascend' ? 'ASC' : 'DESC';
-  return col === 'id' ? `id ${sql}` : `${col} ${sql} NULLS LAST, id ${sql}`;
+  if (field === 'id') return sortKey('id', undefined, order ?? 'descend');
+  const ds = e.defaultSort ?? { field: 'id', order: 'descend' };
+  const f = e.fields[ds.field];
+  return sortKey(f ? columnOf(ds.field, f) : 'id', f, order ?? ds.order);
 }
 
-/** One page of an entity's rows for a business. */
-export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery): Promise<ListResult> {
+export interface PageOptions {
+  /** Largest page a caller may ask for (default 100; an export may read bigger pages). */
+  maxPageSize?: number;
+}
+
+interface Plan {
+  table: string;
+  where: string;
+  order: string;
+  params: unknown[];
+  p: Param;
+  current: number;
+  pageSize: number;
+}
+
+function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions): Plan {
   const params: unknown[] = [businessId];
   const p: Param = (v) => {
     params.push(v);
     return `$${params.length}`;
   };
   const where = ['business_id = $1', ...filters(e, q, p)].join(' AND ');
-  const order = orderBy(e, q);
-  const current = positiveInt(q.current, 1, 1_000_000);
-  const pageSize = positiveInt(q.pageSize, 20, 100);
-  const t = tableOf(e);
-  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t} WHERE ${where}`, params);
-  const limit = p(pageSize);
-  const offset = p((current - 1) * pageSize);
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e)} FROM ${t} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+  return {
+    table: tableOf(e),
+    where,
+    order: orderBy(e, q),
     params,
+    p,
+    current: positiveInt(q.current, 1, 1_000_000),
+    pageSize: positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100),
+  };
+}
+
+/**
+ * The rows of one page. A deferred join: the page's ids come from the (business_id, sort column, id)
+ * index alone, then only those rows are read, so page 1000 does not read 20,000 whole rows.
+ */
+async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Record<string, unknown>[]> {
+  const limit = pl.p(pl.pageSize);
+  const offset = pl.p((pl.current - 1) * pl.pageSize);
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${selectList(e)} FROM ${pl.table}
+      WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})
+      ORDER BY ${pl.order}`,
+    pl.params,
   );
-  return { list: rows.map((r) => applyMasks(e, r)), total: n, current, pageSize };
+  return rows.map((r) => applyMasks(e, r));
+}
+
+/**
+ * One page of rows matching the query, without a total: for callers that walk every page of a filter
+ * (exports). Same filters, sorting and masking as listRows.
+ */
+export async function pageRows(
+  db: Queryable,
+  e: EntitySchema,
+  businessId: string,
+  q: ListQuery,
+  opts: PageOptions = {},
+): Promise<Record<string, unknown>[]> {
+  return readPage(db, e, plan(e, businessId, q, opts));
+}
+
+/** One page of an entity's rows for a business, with the total (exact, or an estimate when large). */
+export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
+  const pl = plan(e, businessId, q, opts);
+  const { total, estimated } = await countRows(db, pl.table, pl.where, [...pl.params]);
+  const past = !estimated && (pl.current - 1) * pl.pageSize >= total;
+  const list = past ? [] : await readPage(db, e, pl);
+  return { list, total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
 }
 
 /** One row by id within the business, or null. */

@@ -23,6 +23,12 @@ export interface EntityRoutesOptions {
   db: Db;
   entities: EntityRegistry;
   hooks?: HookRegistry;
+  /**
+   * Entities whose writes are code routes (domain functions with money/cover rules, e.g. claims and
+   * bank accounts in src/server/routes): no POST/PUT/DELETE/action route is registered for them here,
+   * whatever their `operations` say. Lists and details are still served.
+   */
+  codeWrites?: readonly string[];
 }
 
 const INVALID_INPUT = '填写内容有误，请按提示修改';
@@ -94,6 +100,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
     if (!entity.api) continue;
     const base = `/api/${entity.api}`;
     const ops = { list: true, read: true, ...entity.operations };
+    const writes = !opts.codeWrites?.includes(entity.name);
     const h = () => hooks.get(entity.name);
     const config = { auth: 'business' as const, entity };
     const tags = [entity.label];
@@ -113,7 +120,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
         return { code: 0, data: row, message: 'ok' };
       });
     }
-    if (ops.create) {
+    if (writes && ops.create) {
       const body = toJsonSchema(entity, { mode: 'create' });
       app.post(base, { config, preValidation: normalizeBody, schema: doc({ tags, summary: `新增${entity.label}`, body }) }, async (req) => {
         const ctx = contextOf(req, entity);
@@ -128,7 +135,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
         return { code: 0, data: await getRow(db, entity, ctx.business.businessId, id), message: 'ok' };
       });
     }
-    if (ops.update) {
+    if (writes && ops.update) {
       const body = toJsonSchema(entity, { mode: 'update' });
       app.put(`${base}/:id`, { config, preValidation: normalizeBody, schema: doc({ tags, summary: `修改${entity.label}`, body }) }, async (req) => {
         const ctx = contextOf(req, entity);
@@ -146,7 +153,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
         return { code: 0, data: await getRow(db, entity, ctx.business.businessId, id), message: 'ok' };
       });
     }
-    if (ops.delete) {
+    if (writes && ops.delete) {
       app.delete(`${base}/:id`, { config, schema: doc({ tags, summary: `删除${entity.label}` }) }, async (req) => {
         const ctx = contextOf(req, entity);
         const { id: rawId } = req.params as { id: string };
@@ -161,7 +168,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
         return { code: 0, data: {}, message: 'ok' };
       });
     }
-    for (const [name, action] of Object.entries(h().actions ?? {})) {
+    for (const [name, action] of Object.entries(writes ? h().actions ?? {} : {})) {
       app.post(`${base}/:id/${name}`, { config, schema: doc({ tags, summary: `${entity.label}：${name}` }) }, async (req) => {
         const ctx = contextOf(req, entity);
         const id = parseId((req.params as { id: string }).id);

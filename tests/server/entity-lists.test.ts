@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../src/server/db.ts';
+import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
+import { loadSchemaFiles } from '../../src/schema/load-node.ts';
+import { countRows, EXACT_COUNT_LIMIT, roundEstimate } from '../../src/server/entity/count.ts';
+import { pageRows } from '../../src/server/entity/query.ts';
+import { buildApp } from './entity-helpers.ts';
+import { targets } from './money-helpers.ts';
+
+const registry = buildEntityRegistry(loadSchemaFiles(resolve(__dirname, '../..')).files);
+// PGlite always; PostgreSQL too with TEST_DATABASE_URL (in a schema of its own, so files can run in parallel).
+for (const target of targets()) {
+  describe(`lists at scale (${target.name}): capped counts, estimates, deep pages, index-friendly sorts`, () => {
+    let db: Db;
+    let app: FastifyInstance;
+    const N = EXACT_COUNT_LIMIT + 500;
+    const get = async (q: string, biz = 'B1') => {
+      const r = await app.inject({ method: 'GET', url: `/api/orders?${q}`, headers: { 'x-test-business': biz } });
+      return { status: r.statusCode, body: r.json() };
+    };
+
+    beforeAll(async () => {
+      db = await target.openEmpty();
+      app = await buildApp(db, registry);
+      // N orders in B1 (every 10th unpaid with no payment time), 30 in B2.
+      await db.query(
+        `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status, created_at, paid_at)
+         SELECT CASE WHEN g <= $1 THEN 'B1' ELSE 'B2' END, 'OD' || lpad(g::text, 10, '0'),
+                CASE WHEN g % 2 = 0 THEN '雇主责任险·标准版' ELSE '团体意外险_基础版' END, 1 + g % 30, 100 * (1 + g % 997),
+                CASE WHEN g % 10 = 0 THEN 'unpaid' ELSE 'paid' END, CASE WHEN g % 10 = 0 THEN 'pending_payment' ELSE 'completed' END,
+                timestamptz '2025-01-01 00:00:00Z' + g * interval '1 minute',
+                CASE WHEN g % 10 = 0 THEN NULL ELSE timestamptz '2025-01-01 00:00:00Z' + g * interval '1 minute' + interval '5 minutes' END
+           FROM generate_series(1, $1 + 30) AS g`,
+        [N],
+      );
+    }, 120_000);
+    afterAll(async () => {
+      await app?.close();
+      await db?.close();
+    });
+
+    it('counts exactly while the count is small, estimates beyond, flagged estimated', async () => {
+      // 10,500 rows: over the first cap, but the planner expects fewer than RECOUNT_LIMIT, so they are counted.
+      const all = await get('pageSize=20');
+      expect(all.status).toBe(200);
+      expect(all.body.data).toMatchObject({ total: N, current: 1, pageSize: 20 });
+      expect(all.body.data.estimated).toBeUndefined();
+      expect(all.body.data.list).toHaveLength(20);
+      const unpaid = await get('payStatus=unpaid&pageSize=100');
+      expect(unpaid.body.data).toMatchObject({ total: N / 10, current: 1, pageSize: 100 });
+      expect(unpaid.body.data.estimated).toBeUndefined();
+      const small = await get('pageSize=5', 'B2');
+      expect(small.body.data).toMatchObject({ total: 30 });
+      // With lower limits the same table shows each path: estimated above both, recounted under the second.
+      const limits = { exact: 100, recount: 5000 };
+      const big = await countRows(db, 'orders', `business_id = $1`, ['B1'], limits);
+      expect(big.estimated).toBe(true);
+      expect(big.total).toBeGreaterThan(limits.exact);
+      expect(big.total % 100).toBe(0); // 2 significant digits
+      expect(await countRows(db, 'orders', `business_id = $1 AND pay_status = $2`, ['B1', 'unpaid'], limits)).toEqual({ total: N / 10, estimated: false });
+      expect(await countRows(db, 'orders', `business_id = $1`, ['B2'], limits)).toEqual({ total: 30, estimated: false });
+      expect(roundEstimate(998_734)).toBe(1_000_000);
+      expect(roundEstimate(12_345)).toBe(12_000);
+    });
+
+    it('a deep page holds the same rows as a plain OFFSET query', async () => {
+      const page = await get('current=400&pageSize=20');
+      const want = await db.query<{ id: number }>(
+        `SELECT id FROM orders WHERE business_id = 'B1' ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET ${399 * 20}`,
+      );
+      expect(page.body.data.list.map((r: { id: number }) => r.id)).toEqual(want.map((r) => r.id));
+      const sorted = await get('current=300&pageSize=20&sortField=amount&sortOrder=ascend');
+      const want2 = await db.query<{ id: number }>(
+        `SELECT id FROM orders WHERE business_id = 'B1' ORDER BY amount_cents ASC, id ASC LIMIT 20 OFFSET ${299 * 20}`,
+      );
+      expect(sorted.body.data.list.map((r: { id: number }) => r.id)).toEqual(want2.map((r) => r.id));
+      // Past the end of an exact total: an empty page, not an error.
+      expect((await get('current=99&pageSize=100', 'B2')).body.data).toMatchObject({ list: [], total: 30, current: 99 });
+    });
+
+    it('empty values sort as the smallest: last when descending, first when ascending', async () => {
+      const desc = (await get('sortField=paidAt&sortOrder=descend&pageSize=100')).body.data.list;
+      expect(desc[0].paidAt).not.toBeNull();
+      const asc = (await get('sortField=paidAt&sortOrder=ascend&pageSize=100')).body.data.list;
+      expect(asc[0].paidAt).toBeNull();
+      const tail = (await get(`sortField=paidAt&sortOrder=descend&pageSize=100&current=${Math.ceil(N / 100)}`)).body.data.list;
+      expect(tail[tail.length - 1].paidAt).toBeNull();
+    });
+
+    it('contains-search uses the trigram index and still treats wildcards literally', async () => {
+      const idx = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'orders_product_name_trgm'`);
+      expect(idx[0]?.indexdef).toContain('gin_trgm_ops');
+      const under = await get(`productName=${encodeURIComponent('险_基')}&pageSize=1`);
+      expect(under.body.data.list[0].productName).toBe('团体意外险_基础版');
+      expect((await get('productName=%25', 'B2')).body.data.total).toBe(0);
+    });
+
+    it('pageRows walks every row of a filter in big pages (exports)', async () => {
+      const order = registry.get('order');
+      const seen: number[] = [];
+      for (let page = 1; ; page++) {
+        const rows = await pageRows(db, order, 'B1', { payStatus: 'unpaid', current: String(page), pageSize: '400' }, { maxPageSize: 400 });
+        seen.push(...rows.map((r) => r.id as number));
+        if (rows.length < 400) break;
+      }
+      expect(seen).toHaveLength(N / 10);
+      expect(new Set(seen).size).toBe(seen.length);
+    });
+  });
+}
