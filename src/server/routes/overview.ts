@@ -135,7 +135,7 @@ export async function workbench(db: Queryable, biz: Business, now = new Date()) 
   }
   const byPlan = [...plans.entries()]
     .sort((a, b) => b[1].premium - a[1].premium)
-    .map(([plan, p]) => ({ plan, people: p.people, premium: yuan(p.premium), query: { productName: plan, createdAt: `${from},${today}` } }));
+    .map(([plan, p]) => ({ plan, people: p.people, premium: yuan(p.premium), query: { productName: plan, createdAt: `${from},${today}`, pageSize: '100' } }));
   return { month, today, stats, todos, trend, byPlan };
 }
 

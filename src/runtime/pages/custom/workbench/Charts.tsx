@@ -19,6 +19,9 @@ export interface PlanSlice {
   query: Record<string, string>;
 }
 
+/** Colours of the plans, shared by the pie and its list (the list is the pie's legend). */
+const PALETTE = ['#1677ff', '#52c41a', '#fa8c16', '#722ed1', '#13c2c2', '#eb2f96', '#faad14', '#2f54eb'];
+
 const monthLabel = (m: string) => `${m.slice(2, 4)}年${Number(m.slice(5))}月`;
 
 /** 近 12 个月参保人数与保费: premium bars and insured people line; a month opens its orders. */
@@ -27,8 +30,8 @@ export function TrendChart({ trend }: { trend: TrendPoint[] }) {
   const option = useMemo(
     () => ({
       tooltip: { trigger: 'axis' },
-      legend: { data: ['保费（元）', '参保人数'] },
-      grid: { left: 64, right: 56, top: 40, bottom: 32 },
+      legend: { data: ['保费（元）', '参保人数'], top: 0, left: 'center' },
+      grid: { left: 64, right: 56, top: 56, bottom: 28 },
       xAxis: { type: 'category', data: trend.map((t) => monthLabel(t.month)) },
       yAxis: [
         { type: 'value', name: '保费（元）' },
@@ -59,13 +62,13 @@ export function PlanChart({ plans }: { plans: PlanSlice[] }) {
   const option = useMemo(
     () => ({
       tooltip: { trigger: 'item', formatter: '{b}<br/>保费 ¥{c}（{d}%）' },
-      legend: { bottom: 0, type: 'scroll' },
+      color: PALETTE,
       series: [
         {
           name: '保费',
           type: 'pie',
           radius: ['40%', '68%'],
-          center: ['50%', '44%'],
+          center: ['50%', '50%'],
           label: { show: false },
           data: plans.map((p) => ({ name: p.plan, value: p.premium })),
           cursor: 'pointer',
@@ -87,9 +90,13 @@ export function PlanChart({ plans }: { plans: PlanSlice[] }) {
             <List
               size="small"
               dataSource={plans}
-              renderItem={(p) => (
+              renderItem={(p, i) => (
                 <List.Item extra={<Link to={listLink('order', p.query)}>{formatValue(p.premium, 'money')}</Link>}>
-                  <List.Item.Meta title={p.plan} description={`${formatValue(p.people, 'digit')} 人次`} />
+                  <List.Item.Meta
+                    avatar={<span aria-hidden style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, marginTop: 6, background: PALETTE[i % PALETTE.length] }} />}
+                    title={p.plan}
+                    description={`${formatValue(p.people, 'digit')} 人次`}
+                  />
                 </List.Item>
               )}
             />
