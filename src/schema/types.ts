@@ -235,6 +235,8 @@ export interface RowAction {
   api?: string;
   confirm?: string;
   userType?: UserType[];
+  /** Shown only on rows whose fields have these values, e.g. { payStatus: 'unpaid' }. */
+  when?: Record<string, string>;
 }
 
 export interface TableSchema {
@@ -317,6 +319,8 @@ export interface FormSchema {
   title: string;
   description?: string;
   submit: { api: string; method: 'POST' | 'PUT'; label?: string };
+  /** A submission that costs money: its cost is asked here (form values + body) and confirmed before submitting. */
+  quote?: { api: string; body?: Record<string, unknown> };
   fields: FormField[];
   successMessage?: string;
   successRedirect?: string;

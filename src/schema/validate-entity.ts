@@ -186,9 +186,18 @@ export function validateEntityForm(c: FileChecker, data: Record<string, Json>, d
     submit: { required: true, check: (v, p) => c.object(v, p, { api: { required: true, check: c.apiPath }, method: { required: true, check: c.oneOf(['POST', 'PUT'], 'method') }, label: { check: c.str } }) },
     fields: { required: true, check: e ? entryList(c, d.reg, e.name, inputs, [...FORM_LAYOUT_KEYS], confirm) : c.any },
     omit: { check: e ? omitCheck(c, d.reg, e.name) : c.any },
-    successMessage: { check: c.str }, successRedirect: { check: c.str },
+    quote: { check: quoteCheck(c) }, successMessage: { check: c.str }, successRedirect: { check: c.str },
   })) return;
   if (typeof data.successRedirect === 'string') d.target('$.successRedirect', data.successRedirect);
+}
+
+/** A form's cost quote: { api, body? } (see ConfirmCost). */
+export function quoteCheck(c: FileChecker): Check {
+  return (v, p) =>
+    c.object(v, p, {
+      api: { required: true, check: c.apiPath },
+      body: { check: (b, bp) => (!b || typeof b !== 'object' || Array.isArray(b) ? c.add(bp, 'must be an object') : undefined) },
+    });
 }
 
 export function validateEntityDetail(c: FileChecker, data: Record<string, Json>, d: PageDeps): void {

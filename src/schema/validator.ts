@@ -17,7 +17,7 @@ import {
 } from './types';
 import { templateTargetsRoute } from './routes';
 import { buildEntityRegistry, entityNameOf, type EntityRegistry } from '../shared/entity/registry';
-import { validateEntityDetail, validateEntityFile, validateEntityForm, validateEntityTable, type PageDeps } from './validate-entity';
+import { quoteCheck, validateEntityDetail, validateEntityFile, validateEntityForm, validateEntityTable, type PageDeps } from './validate-entity';
 
 export type { SchemaIssue } from './types';
 
@@ -285,6 +285,12 @@ function rowActionCheck(c: FileChecker, ctx: Ctx): Check {
         api: { check: c.methodApi },
         confirm: { check: c.str },
         userType: { check: c.userTypes },
+        when: {
+          check: (w, p) => {
+            if (!w || typeof w !== 'object' || Array.isArray(w)) return c.add(p, 'must be an object of field → value');
+            for (const [k, x] of Object.entries(w)) if (typeof x !== 'string') c.add(`${p}.${k}`, 'must be a string');
+          },
+        },
       })
     )
       return;
@@ -411,6 +417,7 @@ function validateForm(c: FileChecker, data: Json, ctx: Ctx): void {
           c.uniqueBy(v, p, 'name', 'field name');
         },
       },
+      quote: { check: quoteCheck(c) },
       successMessage: { check: c.str },
       successRedirect: { check: c.str },
     })

@@ -212,11 +212,14 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
       // Orders.
       const orderNos: string[] = [];
       for (let i = 0; i < biz.orders; i++) {
-        const created = daysAgo(int(0, 120), int(8, 18));
+        // Spread over the last 12 months (the workbench charts them); the first few fall in this month.
+        const drawn = i < 5 ? daysAgo(int(0, today.getUTCDate() - 1), int(1, 9)) : daysAgo(int(0, 330), int(1, 9));
+        const created = new Date(Math.min(drawn.getTime(), now.getTime() - 60_000));
         const orderNo = `OD${ymd(created)}${pad(++seq, 5)}`;
         const plan = pick(Object.keys(PLANS));
         const people = int(1, 30);
-        const amount = PLANS[plan].cents * people * (PLANS[plan].unit === 'day' ? int(1, 5) : 1);
+        // The premium rule of src/server/domain/insure.ts: month plans are bought for 12 months, day plans per day.
+        const amount = PLANS[plan].cents * people * (PLANS[plan].unit === 'day' ? int(1, 5) : 12);
         const r = rand();
         const payStatus = i < 3 ? 'unpaid' : r < 0.82 ? 'paid' : r < 0.92 ? 'unpaid' : 'refunded';
         const orderStatus = payStatus === 'paid' ? 'completed' : payStatus === 'unpaid' ? 'pending_payment' : 'closed';

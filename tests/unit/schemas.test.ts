@@ -313,7 +313,7 @@ describe('validator catches mistakes', () => {
     // validation continues with the parsable files
     const all = validateSchemaDir(dir).issues;
     expectIssue(all, 'schemas/tables/orders.json', '$', 'invalid JSON');
-    expectIssue(all, R, '$.routes[4].childRoutes[3].childRoutes[0].page.schema', 'not found');
+    expectIssue(all, R, '$.routes[4].childRoutes[3].childRoutes[0].page.schemas[0].schema', 'not found');
   });
 });
 

@@ -22,6 +22,7 @@ import type { FormField, FormSchema } from '../../schema/types';
 import { describeFieldPath } from '../../shared/entity/messages';
 import { api, ApiError, newIdempotencyKey } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
+import { ConfirmCost } from './ConfirmCost';
 import { csvToRows, PHONE_RE, type RosterColumn } from '../validators';
 
 /** "获取验证码" next to the code input: sends the SMS for the form's phone, then counts down. */
@@ -153,6 +154,7 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
   const submitting = useRef(false);
   const submitKey = useRef<{ body: string; key: string }>();
   const pending = useRef<ServerError[]>([]);
+  const [costFor, setCostFor] = useState<{ payload: Record<string, unknown>; values: Record<string, unknown> }>();
   const form = useMemo<FormilyForm>(
     () =>
       createForm({
@@ -196,6 +198,12 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
     }
     const confirmOnly = new Set(schema.fields.filter((f) => f.confirmOf).map((f) => f.name));
     const payload = Object.fromEntries(Object.entries(values).filter(([k]) => !confirmOnly.has(k)));
+    // A submission that costs money shows its cost first and is sent only once the user confirms it.
+    if (schema.quote) setCostFor({ payload, values });
+    else await send(payload, values);
+  };
+
+  const send = async (payload: Record<string, unknown>, values: Record<string, unknown>) => {
     submitting.current = true;
     // One Idempotency-Key per submit: sending the same content again (e.g. after a network error) reuses
     // it, so the gateway answers with the first result instead of charging twice.
@@ -212,17 +220,22 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
         else form.reset();
       }
     } catch (e) {
-      const err = e instanceof ApiError ? e : new ApiError('提交失败，请稍后重试', 0, -1);
-      setFormError(err.message);
-      pending.current = err.fieldErrors;
-      setServerErrors(err.fieldErrors);
-      for (const fe of err.fieldErrors) {
-        form.setFieldState(toFormilyPath(fe.field), (st) => {
-          (st as { selfErrors?: string[] }).selfErrors = [fe.message];
-        });
-      }
+      showError(e);
     } finally {
       submitting.current = false;
+    }
+  };
+
+  /** A gateway refusal: the message above the button, field errors on their fields. */
+  const showError = (e: unknown) => {
+    const err = e instanceof ApiError ? e : new ApiError('提交失败，请稍后重试', 0, -1);
+    setFormError(err.message);
+    pending.current = err.fieldErrors;
+    setServerErrors(err.fieldErrors);
+    for (const fe of err.fieldErrors) {
+      form.setFieldState(toFormilyPath(fe.field), (st) => {
+        (st as { selfErrors?: string[] }).selfErrors = [fe.message];
+      });
     }
   };
 
@@ -255,6 +268,22 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
         </Submit>
       </FormButtonGroup>
       {extra}
+      {costFor && schema.quote && (
+        <ConfirmCost
+          quote={schema.quote}
+          payload={costFor.payload}
+          okText={schema.submit.label ?? '提交'}
+          onConfirm={() => {
+            setCostFor(undefined);
+            void send(costFor.payload, costFor.values);
+          }}
+          onCancel={() => setCostFor(undefined)}
+          onError={(e) => {
+            setCostFor(undefined);
+            showError(e);
+          }}
+        />
+      )}
     </Form>
   );
   return bare ? body : <Card title={schema.title}>{body}</Card>;

@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db.ts';
 import { seedPlans } from './plans.ts';
+import { businessTz } from './util.ts';
 
 export { seedPlans } from './plans.ts';
 
@@ -135,6 +136,22 @@ export async function applyMoneyDdl(db: Db | Queryable): Promise<void> {
   await backfillMoney(db);
 }
 
+/**
+ * Postpaid orders written before statements existed (or by seed.ts) join the statement of the month they
+ * were created in (business time zone), and that statement grows by them, in one statement: a second run
+ * finds no order without a month and changes nothing. Refunded orders are not billed.
+ */
+export const STATEMENT_BACKFILL = `WITH billed AS (
+    UPDATE orders o SET statement_month = to_char(o.created_at AT TIME ZONE $1, 'YYYY-MM')
+      FROM businesses b
+     WHERE o.statement_month IS NULL AND b.id = o.business_id AND b.charge_form = 'postpaid' AND o.pay_status <> 'refunded'
+    RETURNING o.business_id, o.statement_month, o.amount_cents)
+  INSERT INTO statements (business_id, month, amount_cents, order_count)
+  SELECT business_id, statement_month, sum(amount_cents), count(*)::int FROM billed GROUP BY business_id, statement_month
+  ON CONFLICT (business_id, month) DO UPDATE
+    SET amount_cents = statements.amount_cents + EXCLUDED.amount_cents, order_count = statements.order_count + EXCLUDED.order_count`;
+
 export async function backfillMoney(db: Db | Queryable): Promise<void> {
   for (const sql of MONEY_BACKFILL) await db.query(sql);
+  await db.query(STATEMENT_BACKFILL, [businessTz()]);
 }

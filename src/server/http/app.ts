@@ -9,6 +9,8 @@ import businessLegacyRoutes from '../routes/business-legacy.ts';
 import contentRoutes from '../routes/content.ts';
 import insureFormRoutes from '../routes/insure-forms.ts';
 import overviewRoutes from '../routes/overview.ts';
+import paymentRoutes from '../routes/payments.ts';
+import type { PaymentProvider } from '../domain/payment.ts';
 import planRoutes from '../routes/plans.ts';
 import settingsRoutes from '../routes/settings.ts';
 import { dbRateLimitStore, prune } from '../services/rate-limit.ts';
@@ -40,6 +42,8 @@ export interface AppOptions {
   /** window.__APP_CONFIG__ extras; defaults to appConfigFromEnv(). */
   appConfig?: Record<string, unknown>;
   testHooks?: TestHooks;
+  /** Payment provider for paying orders online; default: the development provider outside production, none in production. */
+  payments?: PaymentProvider | null;
 }
 
 export function normalizeBasePath(p?: string): string {
@@ -160,6 +164,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(overviewRoutes);
     await api.register(contentRoutes);
     await api.register(insureFormRoutes);
+    await api.register(paymentRoutes, { provider: opts.payments });
     await api.register(businessLegacyRoutes);
   });
 

@@ -1,61 +1,89 @@
 import { Link } from 'react-router-dom';
-import { Card, Col, Row, Statistic } from 'antd';
+import { Button, Card, Col, Row, Space, Statistic } from 'antd';
 import { getDetail } from '../../../schema/registry';
-import type { ValueType } from '../../../schema/types';
 import { formatValue } from '../../format';
 import { SectionLinks } from '../../layouts/MineLayout';
 import { useLoad } from './useLoad';
 import { LoadState } from './LoadState';
-import { PATHS } from './paths';
+import { PlanChart, TrendChart, type PlanSlice, type TrendPoint } from './workbench/Charts';
+import { listLink, type Metric } from './workbench/links';
+import { TodoList } from './workbench/TodoList';
 
-type Overview = Record<string, number>;
+interface WorkbenchData {
+  month: string;
+  stats: Metric[];
+  todos: Metric[];
+  trend: TrendPoint[];
+  byPlan: PlanSlice[];
+}
 
-/** Each overview number and the filtered list it opens. */
-const ITEMS: Array<{ key: string; label: string; valueType: ValueType; to: string }> = [
-  { key: 'insuredCount', label: '在保人数', valueType: 'digit', to: `${PATHS.insurePersons}?status=insured` },
-  { key: 'pendingCount', label: '待生效人数', valueType: 'digit', to: `${PATHS.insurePersons}?status=pending` },
-  { key: 'monthPremium', label: '本月保费', valueType: 'money', to: PATHS.insuredRecord },
-  { key: 'unpaidOrders', label: '待支付订单', valueType: 'digit', to: `${PATHS.orders}?payStatus=unpaid` },
-  { key: 'openClaims', label: '处理中理赔', valueType: 'digit', to: `${PATHS.claims}?status=reviewing` },
-  { key: 'balance', label: '账户余额', valueType: 'money', to: PATHS.accountCenter },
-];
-
-/** Labels come from the overview schema (schemas/details/home.json) when it names the field. */
-function labelOf(key: string, fallback: string): string {
+/** Labels come from the workbench schema (schemas/details/home.json). */
+function labelOf(key: string): string {
   for (const s of getDetail('home').sections) {
     const f = s.fields.find((x) => x.dataIndex === key);
     if (f) return f.label;
   }
-  return fallback;
+  return key;
 }
 
-/** /mine/home: the business's numbers from GET /api/overview, each linking to its list, and section entries. */
+/**
+ * /mine/home: the business's numbers, its to-do list and 12-month charts from GET /api/overview/workbench.
+ * Every number links to the list it was counted from, filtered the same way (so both show the same total).
+ */
 export function Workbench() {
-  const load = useLoad<Overview>('/api/overview', '工作台数据');
+  const load = useLoad<WorkbenchData>('/api/overview/workbench', '工作台数据');
+  const actions = getDetail('home').actions ?? [];
   return (
     <Row gutter={[16, 16]}>
       <Col span={24}>
         <Card title="业务概览" data-testid="overview">
           <LoadState load={load}>
-            {(d) => (
-              <Row gutter={[16, 16]}>
-                {ITEMS.map((it) => (
-                  <Col key={it.key} xs={24} sm={12} md={8}>
-                    <Link to={it.to} data-testid={`overview-${it.key}`}>
-                      <Card hoverable size="small">
-                        <Statistic title={labelOf(it.key, it.label)} value={formatValue(d[it.key], it.valueType)} />
-                      </Card>
-                    </Link>
-                  </Col>
-                ))}
-              </Row>
-            )}
+            {(d) => {
+              const inTodos = new Set(d.todos.map((t) => t.key));
+              return (
+                <Row gutter={[16, 16]}>
+                  {d.stats
+                    .filter((s) => !inTodos.has(s.key))
+                    .map((s) => (
+                      <Col key={s.key} flex="1 1 200px">
+                        <Link to={listLink(s.list, s.query)} data-testid={`wb-link-${s.key}`} data-value={s.value}>
+                          <Card hoverable size="small">
+                            <Statistic title={labelOf(s.key)} value={formatValue(s.value, s.valueType)} />
+                          </Card>
+                        </Link>
+                      </Col>
+                    ))}
+                </Row>
+              );
+            }}
           </LoadState>
         </Card>
       </Col>
+      {load.data && (
+        <>
+          <Col xs={24} xl={16}>
+            <TrendChart trend={load.data.trend} />
+          </Col>
+          <Col xs={24} xl={8}>
+            <TodoList todos={load.data.todos} labelOf={labelOf} />
+          </Col>
+          <Col span={24}>
+            <PlanChart plans={load.data.byPlan} />
+          </Col>
+        </>
+      )}
       <Col span={24}>
         <Card title="快捷入口">
-          <SectionLinks />
+          <Space direction="vertical" size="middle">
+            <Space wrap>
+              {actions.map((a) => (
+                <Link key={a.label} to={a.to ?? '/'}>
+                  <Button type={a.primary ? 'primary' : 'default'}>{a.label}</Button>
+                </Link>
+              ))}
+            </Space>
+            <SectionLinks />
+          </Space>
         </Card>
       </Col>
     </Row>

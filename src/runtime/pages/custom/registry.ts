@@ -17,5 +17,7 @@ export const CUSTOM_PAGES: Record<string, ComponentType> = {
   InvoiceManage: lazy(() => import('./InvoiceManage').then((m) => ({ default: m.InvoiceManage }))),
   InsurePersonManage: lazy(() => import('./InsurePersonManage').then((m) => ({ default: m.InsurePersonManage }))),
   InsuredRecord: lazy(() => import('./InsuredRecord').then((m) => ({ default: m.InsuredRecord }))),
+  OrderManage: lazy(() => import('./order/OrderManage').then((m) => ({ default: m.OrderManage }))),
+  OrderDetail: lazy(() => import('./order/OrderDetail').then((m) => ({ default: m.OrderDetail }))),
   ClaimApply: lazy(() => import('./ClaimApply').then((m) => ({ default: m.ClaimApply }))),
 };

@@ -1,0 +1,51 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Skeleton } from 'antd';
+import type { EChartsCoreOption } from 'echarts/core';
+
+/**
+ * One echarts chart: echarts is imported on first use (its own chunk), the chart follows the option,
+ * resizes with its box and reports clicks on data items (index in the series data).
+ */
+export function EChart({ option, label, height = 300, onItemClick }: { option: EChartsCoreOption; label: string; height?: number; onItemClick?: (dataIndex: number, seriesIndex: number) => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<import('echarts/core').ECharts>();
+  const click = useRef(onItemClick);
+  click.current = onItemClick;
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+
+  useEffect(() => {
+    let disposed = false;
+    let observer: ResizeObserver | undefined;
+    import('./echarts')
+      .then(({ echarts }) => {
+        if (disposed || !box.current) return;
+        chart.current = echarts.init(box.current, undefined, { renderer: 'canvas' });
+        chart.current.on('click', (p) => {
+          const e = p as { dataIndex?: number; seriesIndex?: number };
+          if (typeof e.dataIndex === 'number') click.current?.(e.dataIndex, e.seriesIndex ?? 0);
+        });
+        observer = new ResizeObserver(() => chart.current?.resize());
+        observer.observe(box.current);
+        setState('ready');
+      })
+      .catch(() => !disposed && setState('failed'));
+    return () => {
+      disposed = true;
+      observer?.disconnect();
+      chart.current?.dispose();
+      chart.current = undefined;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (state === 'ready') chart.current?.setOption(option, true);
+  }, [option, state]);
+
+  return (
+    <div style={{ position: 'relative', height }}>
+      {state === 'loading' && <Skeleton active style={{ position: 'absolute', inset: 0 }} />}
+      {state === 'failed' && <Alert type="error" showIcon message="图表加载失败，请刷新重试" />}
+      <div ref={box} role="img" aria-label={label} style={{ width: '100%', height: '100%', visibility: state === 'ready' ? 'visible' : 'hidden' }} />
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { earliestCoverStart } from '../../src/server/domain/cover';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { P, signInToFirstBusiness } from './session';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+let page: Page;
+let auth: Record<string, string>;
+
+async function get<T>(path: string): Promise<T> {
+  const r = await fetch(`${baseUrl}${path}`, { headers: auth });
+  return ((await r.json()) as { data: T }).data;
+}
+const due = () => get<{ balance: number; unpaidCount: number; unpaidAmount: number }>('/api/payments/due');
+const money = (n: number) => `¥${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** A valid 18-digit mainland ID (ISO 7064 MOD 11-2 check digit). */
+function idCard(birth: string, seq: number): string {
+  const body = `310104${birth}${String(seq).padStart(3, '0')}`;
+  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const sum = [...body].reduce((s, d, i) => s + Number(d) * w[i], 0);
+  return body + '10X98765432'[sum % 11];
+}
+
+describe('paying and costs in the browser (prepaid business)', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    auth = await signInToFirstBusiness(page, baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('pays an unpaid order from its detail page: the order shows 已支付 and the balance drops by its amount', async () => {
+    const before = await due();
+    const unpaid = await get<{ list: Array<{ id: number; orderNo: string; amount: number }> }>('/api/orders?payStatus=unpaid&pageSize=100');
+    const order = unpaid.list.find((o) => o.amount <= before.balance)!;
+    expect(order).toBeTruthy();
+
+    // The list says what is due and offers 去支付 on unpaid rows.
+    await page.goto(`${baseUrl}${P.orders}?payStatus=unpaid&current=1&pageSize=100`);
+    await expect.poll(() => page.getByTestId('orders-due').innerText()).toContain(`待支付订单 ${before.unpaidCount} 笔，合计 ${money(before.unpaidAmount)}`);
+    const row = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: order.orderNo });
+    await row.getByRole('link', { name: '去支付' }).click();
+    await page.waitForURL(new RegExp(`/order-manage/${order.id}$`));
+
+    await expect.poll(() => page.getByTestId('order-pay-status').innerText()).toBe('待支付');
+    await page.getByTestId('order-pay-button').click();
+    const dialog = page.locator('.ant-modal', { hasText: '确认支付' });
+    const summary = await dialog.getByTestId('pay-summary').innerText();
+    expect(summary).toContain(order.orderNo);
+    expect(summary).toContain(money(order.amount));
+    expect(summary).toContain(money(before.balance));
+    expect(summary).toContain(money(Math.round(before.balance * 100 - order.amount * 100) / 100));
+    await dialog.getByRole('button', { name: '确认从余额支付' }).click();
+
+    await expect.poll(() => page.getByTestId('order-pay-status').innerText(), { timeout: 15000 }).toBe('已支付');
+    const after = Math.round(before.balance * 100 - order.amount * 100) / 100;
+    await expect.poll(() => page.getByTestId('order-balance').innerText()).toContain(money(after));
+    await expect(page.getByTestId('order-pay-button').count()).resolves.toBe(0);
+    expect((await get<{ payStatus: string }>(`/api/orders/${order.id}`)).payStatus).toBe('paid');
+    expect((await due()).balance).toBe(after);
+  });
+
+  it('shows the cost and asks for confirmation before an attendance submission is charged', async () => {
+    const before = await due();
+    const batches = () => get<{ total: number }>('/api/insure-batches?pageSize=1').then((d) => d.total);
+    const batchesBefore = await batches();
+    await page.goto(`${baseUrl}/main/online-insurance/attendance-insurance/insure-person-manage?tab=attendance`);
+    await page.locator('.ant-select').first().click();
+    await page.locator('.ant-select-item-option').first().click();
+    const date = page.getByPlaceholder('请选择日期');
+    await date.click();
+    await date.fill(earliestCoverStart());
+    await date.press('Enter');
+    const csv = `姓名,身份证号,手机号,工种\n王芳,${idCard('19900307', 71)},13912345678,仓储分拣\n赵强,${idCard('19880412', 72)},13812345679,配送骑手\n`;
+    await page.locator('input[type=file]').setInputFiles({ name: 'attendance.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(2);
+
+    await page.getByRole('button', { name: '提交投保' }).click();
+    const confirm = page.getByTestId('cost-confirm');
+    await confirm.waitFor({ timeout: 15000 });
+    const text = await confirm.innerText();
+    expect(text).toContain('2 人 × 1 天 × ¥3.50/人·天');
+    expect(text).toContain('¥7.00');
+    expect(text).toContain(money(before.balance));
+    // Nothing is charged or stored while the user looks at the cost; going back changes nothing.
+    expect((await due()).balance).toBe(before.balance);
+    expect(await batches()).toBe(batchesBefore);
+    await page.getByRole('button', { name: '返回修改' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(await batches()).toBe(batchesBefore);
+
+    await page.getByRole('button', { name: '提交投保' }).click();
+    await confirm.waitFor();
+    await page.getByRole('button', { name: '确认并提交投保' }).click();
+    await page.waitForURL(/\/query-history-form$/, { timeout: 20000 });
+    expect(await batches()).toBe(batchesBefore + 1);
+    expect((await due()).balance).toBe(Math.round(before.balance * 100 - 700) / 100);
+  });
+});

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { P, signInToFirstBusiness } from './session';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+let page: Page;
+
+const yuan = (s: string) => Math.round(Number(s.replace(/[¥,\s]/g, '')) * 100);
+
+const LIST_API = /\/api\/(orders|insured-persons|insure-records|claims|invoices)\?/;
+
+/**
+ * Runs `open` (a click or a navigation to a list page), waits for the list's own request and its
+ * rendering, and returns the total the list shows (「共 N 条」), or 0 for an empty list.
+ */
+async function openList(p: Page, open: () => Promise<unknown>): Promise<number> {
+  const response = p.waitForResponse((r) => LIST_API.test(r.url()), { timeout: 20000 });
+  await open();
+  const total = ((await (await response).json()) as { data: { total: number } }).data.total;
+  await expect.poll(async () => (await p.locator('.ant-spin-spinning').count()) === 0 && (await p.locator(total ? '.ant-table-row' : '.ant-empty').count()) > 0, { timeout: 15000 }).toBe(true);
+  if ((await p.locator('.ant-table-row').count()) === 0) return 0;
+  const text = await p.locator('.ant-pagination-total-text').first().innerText();
+  return Number(/共\s*(\d+)\s*条/.exec(text)![1]);
+}
+
+/** Sum (cents) of the 订单金额 column of the rows on the current page. */
+async function amountSum(p: Page): Promise<number> {
+  const headers = await p.locator('.ant-table-thead th').allInnerTexts();
+  const col = headers.findIndex((h) => h.trim() === '订单金额');
+  expect(col).toBeGreaterThanOrEqual(0);
+  const cells = await p.locator('.ant-table-tbody tr.ant-table-row').evaluateAll((rows, i) => rows.map((r) => (r.children[i] as HTMLElement).innerText), col);
+  return cells.reduce((s, c) => s + yuan(c), 0);
+}
+
+describe('workbench', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    await signInToFirstBusiness(page, baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the charts and the to-do list', async () => {
+    await page.goto(`${baseUrl}${P.home}`);
+    await page.getByTestId('todos').waitFor();
+    await page.locator('[data-testid=chart-trend] canvas').waitFor({ timeout: 20000 });
+    await page.locator('[data-testid=chart-plans] canvas').waitFor({ timeout: 20000 });
+    const todos = await page.getByTestId('todos').innerText();
+    for (const label of ['待支付订单', '已报案待跟进的理赔', '近 30 天已开具的发票']) expect(todos).toContain(label);
+  });
+
+  it('every number equals the total of the list it links to', async () => {
+    await page.goto(`${baseUrl}${P.home}`);
+    await page.getByTestId('todos').waitFor();
+    const links = await page.locator('[data-testid^=wb-link-]').evaluateAll((as) =>
+      as.map((a) => ({ key: a.getAttribute('data-testid')!.slice('wb-link-'.length), href: a.getAttribute('href')!, value: Number(a.getAttribute('data-value')) })),
+    );
+    expect(links.map((l) => l.key).sort()).toEqual(
+      ['balance', 'claimsWaiting', 'insuredCount', 'invoicesReady', 'monthPremium', 'openClaims', 'pendingCount', 'unpaidOrders'].sort(),
+    );
+    for (const l of links) {
+      await page.goto(`${baseUrl}${P.home}`);
+      await page.getByTestId('todos').waitFor();
+      const click = () => page.locator(`[data-testid="wb-link-${l.key}"]`).click();
+      if (l.key === 'balance') {
+        await click();
+        await expect.poll(() => page.getByTestId('account-info').innerText()).toContain(`¥${l.value.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+        continue;
+      }
+      const n = await openList(page, click);
+      // The list's URL carries the filters the number was counted with.
+      const want = new URL(l.href, baseUrl);
+      const got = new URL(page.url());
+      expect(got.pathname).toBe(want.pathname);
+      for (const [k, v] of want.searchParams) if (k !== 'current') expect(got.searchParams.get(k), k).toBe(v);
+      if (l.key === 'monthPremium') {
+        expect(n).toBeGreaterThan(0);
+        expect(n).toBeLessThanOrEqual(100);
+        await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(n);
+        expect(await amountSum(page), l.key).toBe(Math.round(l.value * 100));
+      } else {
+        expect(n, `${l.key} → ${l.href}`).toBe(l.value);
+      }
+    }
+  });
+
+  it('each plan’s premium equals the sum of the orders it links to', async () => {
+    await page.goto(`${baseUrl}${P.home}`);
+    const plans = page.locator('[data-testid=chart-plans] .ant-list-item');
+    await plans.first().waitFor();
+    const items = await plans.evaluateAll((els) => els.map((e) => { const a = e.querySelector('a')!; return { href: a.getAttribute('href')!, text: a.textContent ?? '' }; }));
+    expect(items.length).toBeGreaterThan(0);
+    for (const it of items) {
+      const n = await openList(page, () => page.goto(`${baseUrl}${it.href}`));
+      expect(n).toBeLessThanOrEqual(100);
+      await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(n);
+      expect(await amountSum(page), it.href).toBe(yuan(it.text));
+    }
+  });
+});
