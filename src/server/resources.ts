@@ -39,6 +39,7 @@ export const RESOURCES: Record<string, Resource> = {
       jobType: text('job_type'),
       planName: text('plan_name'),
       status: enm('status'),
+      autoStatus: enm('auto_status'),
       startDate: date('start_date'),
       endDate: date('end_date'),
       createdAt: ts('created_at'),

@@ -96,6 +96,31 @@ const BUSINESSES: BizSpec[] = [
   },
 ];
 
+/**
+ * Automatic-insurance status of the n-th demo person (docs/auto-insure.md), consistent with their
+ * information: 信息待完善 persons lack a phone or a job type, 投保信息有误 ones are older than 65.
+ */
+function demoAutoStatus(n: number): { status: string; noPhone?: boolean; noJob?: boolean; oldAge?: boolean } {
+  switch (n % 12) {
+    case 1:
+      return { status: '0', noPhone: true };
+    case 4:
+      return { status: '0', noJob: true };
+    case 7:
+      return { status: '2' };
+    case 10:
+      return { status: '3', oldAge: true };
+    default:
+      return { status: '1' };
+  }
+}
+
+/** A valid ID number of someone born on 1950-03-15 (75 or older today), unique per n. */
+function oldIdCard(n: number): string {
+  const first17 = `11010119500315${String(n % 1000).padStart(3, '0')}`;
+  return first17 + idCardCheckChar(first17);
+}
+
 const DAY = 86400000;
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const ymd = (d: Date) => isoDate(d).replace(/-/g, '');
@@ -187,17 +212,23 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
         const plan = attendance ? '灵活用工日单险（按天）' : pick(rosterPlans);
         for (let i = 0; i < count; i++, made++) {
           const name = personName();
-          const card = idCard();
+          const auto = demoAutoStatus(made);
+          // A person in 投保信息有误 is outside the insurable ages (born 1950); the draw keeps the sequence.
+          const drawn = idCard();
+          const card = auto.oldAge ? oldIdCard(made) : drawn;
           persons.push({ name, idCard: card });
           const start = new Date(created.getTime() + DAY);
           const end = attendance ? start : new Date(start.getTime() + 364 * DAY);
           const ended = end.getTime() < today.getTime();
           const pending = !ended && start.getTime() > today.getTime();
           const status = ended ? 'ended' : pending ? 'pending' : made % 13 === 5 ? 'pending' : 'insured';
+          // Drawn even when left blank, so the rest of the demo data stays the same.
+          const phone = mobile();
+          const job = pick(JOBS);
           await tx.query(
-            `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, status, start_date, end_date, created_at)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-            [biz.id, name, card, mobile(), pick(JOBS), plan, status, isoDate(start), isoDate(end), created.toISOString()],
+            `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, status, start_date, end_date, created_at, auto_status)
+             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
+            [biz.id, name, card, auto.noPhone ? '' : phone, auto.noJob ? '' : job, plan, status, isoDate(start), isoDate(end), created.toISOString(), auto.status],
           );
           const recStatus = ended ? 'expired' : status === 'pending' ? 'pending' : made % 17 === 9 ? 'cancelled' : 'effective';
           await tx.query(

@@ -1,4 +1,4 @@
-import { applyMoneyDdl, backfillMoney, DOMAIN_COLUMNS } from './domain/index.ts';
+import { applyMoneyDdl, backfillAutoStatus, backfillMoney, DOMAIN_COLUMNS, earliestCoverStart } from './domain/index.ts';
 import { loadEntities } from './entity/load.ts';
 import { migrateEntities } from './entity/migrate.ts';
 import type { Server } from 'node:http';
@@ -101,6 +101,8 @@ export async function migrateAll(db: Db, schemaRoot: string): Promise<void> {
   const { registry, migrationsDir } = loadEntities(schemaRoot);
   await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
   await applyMoneyDdl(db);
+  // Persons stored before the automatic-insurance status existed get the status their information implies.
+  await backfillAutoStatus(db, earliestCoverStart());
 }
 
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
