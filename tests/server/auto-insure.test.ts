@@ -124,12 +124,16 @@ describe('person actions', () => {
     expect(r.body.message).toBe('填写内容有误，请按提示修改');
     const byField = Object.fromEntries(r.body.errors.map((e: { field: string; message: string }) => [e.field, e.message]));
     expect(byField).toEqual({ name: '姓名至少 2 个字符', phone: '请输入正确的 11 位手机号', idCard: '身份证号不正确', autoStatus: '不支持的字段：autoStatus' });
-    const blank = await c.call('PUT', `/api/insured-persons/${p.id}/info`, { body: { name: '  ' } });
-    expect(blank.body.errors).toEqual([{ field: 'name', message: '请填写姓名' }]);
+    const typo = await c.call('PUT', `/api/insured-persons/${p.id}/info`, { body: { jobType: 7 } });
+    expect(typo.body.errors).toEqual([{ field: 'jobType', message: '工种格式不正确' }]);
     const other = (await persons(BIZ_ADMIN, 'id <> $2', [p.id]))[0];
     const dup = await c.call('PUT', `/api/insured-persons/${p.id}/info`, { body: { idCard: other.id_card } });
     expect(dup.status).toBe(400);
     expect(dup.body.errors).toEqual([{ field: 'idCard', message: '身份证号已存在' }]);
+    expect(await person(p.id)).toEqual(before);
+    // Blank values are "not given": they keep what is stored (the masked ID number is not re-sent).
+    const blank = await c.call('PUT', `/api/insured-persons/${p.id}/info`, { body: { name: '  ', idCard: '' } });
+    expect(blank.status).toBe(200);
     expect(await person(p.id)).toEqual(before);
   });
 

@@ -1,4 +1,4 @@
-import { Suspense, useMemo, useRef, useState } from 'react';
+import { Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
@@ -26,8 +26,18 @@ interface ListResult {
 const EXPORT_PAGE = 200;
 const EXPORT_MAX = 5000;
 
+export interface TablePageProps {
+  schema: TableSchema;
+  /** Per-row actions a custom page decides (e.g. only the moves a status allows); `reload` refreshes the list. */
+  rowActions?: (record: Row, reload: () => void) => ReactNode[];
+  /** Cell renderers by column (dataIndex), e.g. a status as a coloured tag. */
+  cellRender?: Record<string, (value: unknown, record: Row) => ReactNode>;
+  /** What the table shows when the list is empty. */
+  emptyText?: ReactNode;
+}
+
 /** A list page rendered from a table schema with the console table (ProTable + spec §9 rules): search form, pagination, sort, links, actions. */
-export const TablePage = observer(function TablePage({ schema }: { schema: TableSchema }) {
+export const TablePage = observer(function TablePage({ schema, rowActions, cellRender, emptyText }: TablePageProps) {
   const { user } = useStores();
   const navigate = useNavigate();
   const actionRef = useRef<ActionType>();
@@ -55,7 +65,9 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
         ellipsis: c.ellipsis,
         width: c.width,
         fixed: c.fixed,
-        render: c.link
+        render: cellRender?.[c.dataIndex]
+          ? (_, record) => cellRender[c.dataIndex](record[c.dataIndex], record)
+          : c.link
           ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
           : c.valueType === 'boolean'
             ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
@@ -67,7 +79,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
       }
     }
     const actions = (schema.rowActions ?? []).filter((a) => allowedFor(a.userType, ctx));
-    if (actions.length > 0 || isBusinessPicker) {
+    if (actions.length > 0 || isBusinessPicker || rowActions) {
       cols.push({
         title: '操作',
         key: '__actions',
@@ -88,6 +100,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
                 </a>,
               ]
             : []),
+          ...(rowActions ? rowActions(record, () => actionRef.current?.reload()) : []),
           ...actions.map((a) => {
             if (a.to) return <Link key={a.label} to={fillPath(a.to, record)}>{a.label}</Link>;
             const [method, path] = (a.api ?? '').split(' ');
@@ -113,7 +126,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [schema, ctx.userType, user.businessInfo.businessId]);
+  }, [schema, ctx.userType, user.businessInfo.businessId, rowActions, cellRender]);
 
   async function exportCsv() {
     setExporting(true);
@@ -195,6 +208,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
       // Page sizes 30/50/100, quick jumper and the spec's labels come from ConsoleTable (spec §9).
       pagination={schema.pageSize ? { defaultPageSize: schema.pageSize } : undefined}
       toolBarRender={() => [<Space key="tb">{toolbar}</Space>]}
+      locale={emptyText ? { emptyText } : undefined}
       request={async (params, sort) => {
         const query = toQuery(schema.columns, params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
         lastQuery.current = query;

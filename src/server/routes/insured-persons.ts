@@ -86,9 +86,10 @@ export default async function insuredPersonRoutes(app: FastifyInstance, opts: { 
 
   // Complete or correct information: entity rules, then the `edit` transition (0/3 → 1 when now acceptable).
   action('PUT', '/api/insured-persons/:id/info', '完善或修改参保人员信息', async (tx, biz, id, body) => {
-    const errors = checkObject(entity, body, { mode: 'update', fields: [...INFO_FIELDS] });
-    if (errors.length) throw badInput(INVALID_INPUT, errors);
+    // A blank value means "not given" (the masked ID number is only sent when re-typed): it keeps what is stored.
     const input = normalizePayload(body) as Partial<Record<(typeof INFO_FIELDS)[number], string>>;
+    const errors = checkObject(entity, input, { mode: 'update', fields: [...INFO_FIELDS] });
+    if (errors.length) throw badInput(INVALID_INPUT, errors);
     const person = await lockPerson(tx, biz, id);
     const info: PersonInfo = {
       name: input.name ?? person.name,
