@@ -302,7 +302,7 @@ export interface InsuredPersonRow {
   planName?: string | null;
   /** 状态 */
   status?: "insured" | "pending" | "ended" | null;
-  /** 自动投保状态：考勤自动投保的状态，规则见 docs/auto-insure.md；4（空状态）不是人员的状态，只用于列表为空时 */
+  /** 自动投保状态：考勤自动投保的状态；4（空状态）不是人员的状态，只在列表为空时使用 */
   autoStatus?: "0" | "1" | "2" | "3" | null;
   /** 起保日期 */
   startDate?: string | null;

@@ -23,6 +23,17 @@ interface ListResult {
   total: number;
 }
 
+/** Monospace for lists of numbers (order numbers …), so neighbouring values never run together. */
+const CODE_FONT = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' };
+
+/** A list value (order numbers, service packs): labels of its options, separated by 、; 无 when empty. */
+function listCell(v: unknown, c: TableSchema['columns'][number]) {
+  if (!Array.isArray(v)) return undefined;
+  if (v.length === 0) return '无';
+  const text = formatValue(v, c.valueType, c.options);
+  return c.options ? text : <span style={CODE_FONT}>{text}</span>;
+}
+
 const EXPORT_PAGE = 200;
 const EXPORT_MAX = 5000;
 
@@ -71,7 +82,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
           ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
           : c.valueType === 'boolean'
             ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
-            : undefined,
+            : (dom, record) => listCell(record[c.dataIndex], c) ?? dom,
       });
       if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
         cols.push({ title: c.title, dataIndex: c.dataIndex, key: `${c.dataIndex}__range`, valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
