@@ -44,12 +44,12 @@ describe('insured person management: automatic-insurance status (spec §3)', () 
     const row = page.locator(`tr.ant-table-row[data-row-key="${id}"]`);
     expect(await tagOf(row)).toBe('信息待完善');
     // Only the actions the transition table allows: a person to be completed can only be edited.
-    expect(await row.getByText('开启自动投保').count()).toBe(0);
-    expect(await row.getByText('停止自动投保').count()).toBe(0);
+    expect(await row.getByText('开启自动投保', { exact: true }).count()).toBe(0);
+    expect(await row.getByText('停止自动投保', { exact: true }).count()).toBe(0);
     const before = await person(id);
     expect(before.autoStatus).toBe('0');
 
-    await row.getByText('完善信息').click();
+    await row.getByText('完善信息', { exact: true }).click();
     const drawer = page.locator('.ant-drawer-content');
     await drawer.waitFor();
     const input = (label: string) => drawer.locator('.ant-formily-item', { hasText: label }).locator('input');
@@ -66,13 +66,13 @@ describe('insured person management: automatic-insurance status (spec §3)', () 
     expect(completed).toMatchObject({ autoStatus: '1', phone: '13912340000', jobType: '快递员' });
     await expect.poll(() => tagOf(row), POLL).toBe('自动投保中');
 
-    await row.getByText('停止自动投保').click();
+    await row.getByText('停止自动投保', { exact: true }).click();
     await page.locator('.ant-popover').getByRole('button', { name: /停\s*止/ }).click();
     await expect.poll(() => tagOf(row), POLL).toBe('已停止自动投保');
     expect((await person(id)).autoStatus).toBe('2');
-    expect(await row.getByText('停止自动投保').count()).toBe(0);
+    expect(await row.getByText('停止自动投保', { exact: true }).count()).toBe(0);
 
-    await row.getByText('开启自动投保').click();
+    await row.getByText('开启自动投保', { exact: true }).click();
     await page.locator('.ant-popover:visible').getByRole('button', { name: /开\s*启/ }).click();
     await expect.poll(() => tagOf(row), POLL).toBe('自动投保中');
     expect((await person(id)).autoStatus).toBe('1');
