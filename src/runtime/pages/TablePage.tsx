@@ -15,6 +15,7 @@ import { isDateColumn, proValueType, toCsv, toQuery, toValueEnum } from '../tabl
 import { formatValue } from '../format';
 import { getForm } from '../../schema/registry';
 import { LazyFormPage as FormPage } from './lazy';
+import { useTranslation } from '../i18n';
 
 
 type Row = Record<string, unknown>;
@@ -50,6 +51,7 @@ export interface TablePageProps {
 /** A list page rendered from a table schema with the console table (ProTable + spec §9 rules): search form, pagination, sort, links, actions. */
 export const TablePage = observer(function TablePage({ schema, rowActions, cellRender, emptyText }: TablePageProps) {
   const { user } = useStores();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const actionRef = useRef<ActionType>();
   const lastQuery = useRef<Record<string, string | number>>({});
@@ -82,7 +84,9 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
           ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
           : c.valueType === 'boolean'
             ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
-            : (dom, record) => listCell(record[c.dataIndex], c) ?? dom,
+            : c.valueType === 'money'
+              ? (_, record) => formatValue(record[c.dataIndex], 'money') // always ¥, whatever the language of antd
+              : (dom, record) => listCell(record[c.dataIndex], c) ?? dom,
       });
       if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
         cols.push({ title: c.title, dataIndex: c.dataIndex, key: `${c.dataIndex}__range`, valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
@@ -186,7 +190,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
   if (schema.exportable) {
     toolbar.push(
       <Button key="__export" icon={<DownloadOutlined />} loading={exporting} onClick={exportCsv}>
-        导出
+        {t('button.export')}
       </Button>,
     );
   }
