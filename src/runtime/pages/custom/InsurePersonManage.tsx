@@ -1,5 +1,5 @@
 import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Drawer, Empty, Popconfirm, Space, Spin, Tag } from 'antd';
 import { getForm, getTable } from '../../../schema/registry';
 import { fillPath } from '../../../schema/routes';
@@ -49,6 +49,7 @@ function AutoInsurePersons() {
   const table = getTable('insured-persons');
   const baseForm = getForm('insured-person-info');
   const statusOptions = table.columns.find((c) => c.dataIndex === 'autoStatus')?.options;
+  const navigate = useNavigate();
   const [editing, setEditing] = useState<Row>();
   const reloadRef = useRef<() => void>(() => undefined);
 
@@ -105,9 +106,9 @@ function AutoInsurePersons() {
   const emptyText = (
     <Empty data-testid="persons-empty" data-auto-status={AutoInsureStatus.Empty} description="暂无参保人员（名单投保或考勤投保后，人员会出现在这里）">
       <Space>
-        <Link to="?tab=attendance">
-          <Button type="primary">考勤投保</Button>
-        </Link>
+        <Button type="primary" onClick={() => navigate('?tab=attendance')}>
+          考勤投保
+        </Button>
       </Space>
     </Empty>
   );
