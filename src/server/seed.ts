@@ -154,6 +154,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
   const mobile = () => `1${pick(['3', '5', '7', '8', '9'])}${pad(int(0, 999999999), 9)}`;
   const rosterPlans = Object.keys(PLANS).filter((p) => PLANS[p].unit === 'month');
   let seq = 0;
+  const autoStatuses: { biz: string; idCard: string; status: string }[] = [];
 
   await db.tx(async (tx) => {
     const demo = await tx.query<{ id: number }>(
@@ -217,6 +218,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
           const drawn = idCard();
           const card = auto.oldAge ? oldIdCard(made) : drawn;
           persons.push({ name, idCard: card });
+          autoStatuses.push({ biz: biz.id, idCard: card, status: auto.status });
           const start = new Date(created.getTime() + DAY);
           const end = attendance ? start : new Date(start.getTime() + 364 * DAY);
           const ended = end.getTime() < today.getTime();
@@ -226,9 +228,9 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
           const phone = mobile();
           const job = pick(JOBS);
           await tx.query(
-            `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, status, start_date, end_date, created_at, auto_status)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-            [biz.id, name, card, auto.noPhone ? '' : phone, auto.noJob ? '' : job, plan, status, isoDate(start), isoDate(end), created.toISOString(), auto.status],
+            `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, status, start_date, end_date, created_at)
+             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+            [biz.id, name, card, auto.noPhone ? '' : phone, auto.noJob ? '' : job, plan, status, isoDate(start), isoDate(end), created.toISOString()],
           );
           const recStatus = ended ? 'expired' : status === 'pending' ? 'pending' : made % 17 === 9 ? 'cancelled' : 'effective';
           await tx.query(
@@ -309,6 +311,18 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
           [biz.id, acct.accountName, acct.bankName, acct.accountNo, acct.branch, acct.isDefault, daysAgo(200 - k * 30).toISOString()],
         );
       }
+    }
+    // Automatic-insurance statuses, when the entity column exists (a database migrated only with the base
+    // tables gets them from the start-up backfill instead).
+    const [col] = await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'insured_persons' AND column_name = 'auto_status'`,
+    );
+    if (col.n > 0) {
+      await tx.query(
+        `UPDATE insured_persons p SET auto_status = u.s FROM unnest($1::text[], $2::text[], $3::text[]) AS u(b, c, s)
+          WHERE p.business_id = u.b AND p.id_card = u.c`,
+        [autoStatuses.map((a) => a.biz), autoStatuses.map((a) => a.idCard), autoStatuses.map((a) => a.status)],
+      );
     }
   });
   return true;

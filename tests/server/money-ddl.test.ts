@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
-import { resolve } from 'node:path';
 import { migrate } from '../../src/server/migrate.ts';
-import { loadEntities } from '../../src/server/entity/load.ts';
-import { migrateEntities } from '../../src/server/entity/migrate.ts';
-import { DOMAIN_COLUMNS } from '../../src/server/domain/ddl.ts';
 import { seed } from '../../src/server/seed.ts';
 import { applyMoneyDdl, backfillMoney } from '../../src/server/domain/ddl.ts';
 import { isCheckViolation, isUniqueViolation } from '../../src/server/domain/errors.ts';
@@ -18,9 +14,6 @@ for (const t of targets()) {
       // by the old race.
       db = await t.openEmpty();
       await migrate(db);
-      // The entity columns (e.g. the automatic-insurance status the demo data fills) predate these rules.
-      const { registry, migrationsDir } = loadEntities(resolve(import.meta.dirname, '../..'));
-      await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
       await seed(db);
       await db.query(
         `INSERT INTO bank_accounts (business_id, account_name, bank_name, account_no, is_default) VALUES ('B10001','x','招商银行','6214830200000001',true)`,
