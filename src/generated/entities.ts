@@ -302,6 +302,8 @@ export interface InsuredPersonRow {
   planName?: string | null;
   /** 状态 */
   status?: "insured" | "pending" | "ended" | null;
+  /** 自动投保状态：考勤自动投保的状态；4（空状态）不是人员的状态，只在列表为空时使用 */
+  autoStatus?: "0" | "1" | "2" | "3" | null;
   /** 起保日期 */
   startDate?: string | null;
   /** 终止日期 */
@@ -313,7 +315,7 @@ export interface InsuredPersonRow {
 export interface InsuredPersonListQuery {
   current?: number;
   pageSize?: number;
-  sortField?: "id" | "startDate" | "endDate" | "createdAt";
+  sortField?: "id" | "autoStatus" | "startDate" | "endDate" | "createdAt";
   sortOrder?: 'ascend' | 'descend';
   /** 姓名（包含） */
   name?: string;
@@ -325,6 +327,8 @@ export interface InsuredPersonListQuery {
   planName?: string;
   /** 状态（精确） */
   status?: string;
+  /** 自动投保状态（精确） */
+  autoStatus?: string;
   /** 起保日期：开始,结束 */
   startDate?: string;
 }

@@ -97,6 +97,31 @@ const BUSINESSES: BizSpec[] = [
   },
 ];
 
+/**
+ * Automatic-insurance status of the n-th demo person (docs/auto-insure.md), consistent with their
+ * information: 信息待完善 persons lack a phone or a job type, 投保信息有误 ones are older than 65.
+ */
+function demoAutoStatus(n: number): { status: string; noPhone?: boolean; noJob?: boolean; oldAge?: boolean } {
+  switch (n % 12) {
+    case 1:
+      return { status: '0', noPhone: true };
+    case 4:
+      return { status: '0', noJob: true };
+    case 7:
+      return { status: '2' };
+    case 10:
+      return { status: '3', oldAge: true };
+    default:
+      return { status: '1' };
+  }
+}
+
+/** A valid ID number of someone born on 1950-03-15 (75 or older today), unique per n. */
+function oldIdCard(n: number): string {
+  const first17 = `11010119500315${String(n % 1000).padStart(3, '0')}`;
+  return first17 + idCardCheckChar(first17);
+}
+
 const DAY = 86400000;
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const ymd = (d: Date) => isoDate(d).replace(/-/g, '');
@@ -130,6 +155,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
   const mobile = () => `1${pick(['3', '5', '7', '8', '9'])}${pad(int(0, 999999999), 9)}`;
   const rosterPlans = Object.keys(PLANS).filter((p) => PLANS[p].unit === 'month');
   let seq = 0;
+  const autoStatuses: { biz: string; idCard: string; status: string }[] = [];
 
   await db.tx(async (tx) => {
     const demo = await tx.query<{ id: number }>(
@@ -188,17 +214,24 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
         const plan = attendance ? '灵活用工日单险（按天）' : pick(rosterPlans);
         for (let i = 0; i < count; i++, made++) {
           const name = personName();
-          const card = idCard();
+          const auto = demoAutoStatus(made);
+          // A person in 投保信息有误 is outside the insurable ages (born 1950); the draw keeps the sequence.
+          const drawn = idCard();
+          const card = auto.oldAge ? oldIdCard(made) : drawn;
           persons.push({ name, idCard: card });
+          autoStatuses.push({ biz: biz.id, idCard: card, status: auto.status });
           const start = new Date(created.getTime() + DAY);
           const end = attendance ? start : new Date(start.getTime() + 364 * DAY);
           const ended = end.getTime() < today.getTime();
           const pending = !ended && start.getTime() > today.getTime();
           const status = ended ? 'ended' : pending ? 'pending' : made % 13 === 5 ? 'pending' : 'insured';
+          // Drawn even when left blank, so the rest of the demo data stays the same.
+          const phone = mobile();
+          const job = pick(JOBS);
           await tx.query(
             `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, status, start_date, end_date, created_at)
              VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-            [biz.id, name, card, mobile(), pick(JOBS), plan, status, isoDate(start), isoDate(end), created.toISOString()],
+            [biz.id, name, card, auto.noPhone ? '' : phone, auto.noJob ? '' : job, plan, status, isoDate(start), isoDate(end), created.toISOString()],
           );
           const recStatus = ended ? 'expired' : status === 'pending' ? 'pending' : made % 17 === 9 ? 'cancelled' : 'effective';
           await tx.query(
@@ -282,6 +315,18 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
           [biz.id, acct.accountName, acct.bankName, acct.accountNo, acct.branch, acct.isDefault, daysAgo(200 - k * 30).toISOString()],
         );
       }
+    }
+    // Automatic-insurance statuses, when the entity column exists (a database migrated only with the base
+    // tables gets them from the start-up backfill instead).
+    const [col] = await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'insured_persons' AND column_name = 'auto_status'`,
+    );
+    if (col.n > 0) {
+      await tx.query(
+        `UPDATE insured_persons p SET auto_status = u.s FROM unnest($1::text[], $2::text[], $3::text[]) AS u(b, c, s)
+          WHERE p.business_id = u.b AND p.id_card = u.c`,
+        [autoStatuses.map((a) => a.biz), autoStatuses.map((a) => a.idCard), autoStatuses.map((a) => a.status)],
+      );
     }
   });
   return true;

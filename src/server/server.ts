@@ -1,4 +1,4 @@
-import { applyMoneyDdl, backfillMoney } from './domain/index.ts';
+import { applyMoneyDdl, backfillAutoStatus, backfillMoney, earliestCoverStart } from './domain/index.ts';
 import { REPO_ROOT } from './entity/repo.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -95,6 +95,8 @@ function pickSms(opts: StartServerOptions, production: boolean): SmsProvider | n
 export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT): Promise<void> {
   await migrate(db, { schemaRoot });
   await applyMoneyDdl(db);
+  // Persons stored before the automatic-insurance status existed get the status their information implies.
+  await backfillAutoStatus(db, earliestCoverStart());
 }
 
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {

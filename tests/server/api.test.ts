@@ -329,7 +329,7 @@ describe('writes', () => {
     const body = {
       planName: '灵活用工日单险（按天）',
       workDate: '2030-01-02',
-      rows: [{ name: '孙小明', idCard: makeIdCard('440305', '19950505', 7), phone: '', jobType: '外卖骑手' }],
+      rows: [{ name: '孙小明', idCard: makeIdCard('440305', '19950505', 7), phone: '13700000012', jobType: '外卖骑手' }],
     };
     const denied = await c.call('POST', '/api/insure/attendance', { body, biz: BIZ_OPERATOR });
     expect(denied.status).toBe(403);

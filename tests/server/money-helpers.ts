@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { openPglite, openPostgres, type Db } from '../../src/server/db.ts';
-import { migrate } from '../../src/server/migrate.ts';
+import { resolve } from 'node:path';
+import { migrateAll } from '../../src/server/server.ts';
 import { seed } from '../../src/server/seed.ts';
 import { applyMoneyDdl, backfillMoney } from '../../src/server/domain/ddl.ts';
 import { earliestCoverStart } from '../../src/server/domain/cover.ts';
@@ -37,10 +38,9 @@ async function openPgSchema(url: string): Promise<Db> {
   });
 }
 
-/** The start-up order the integrator uses: base tables, money DDL (+ plans), demo seed, backfill. */
+/** The gateway's start-up order: base tables, entity columns, money DDL (+ plans), demo seed, backfill. */
 export async function prepare(db: Db): Promise<Db> {
-  await migrate(db);
-  await applyMoneyDdl(db);
+  await migrateAll(db, resolve(import.meta.dirname, '../..'));
   await applyMoneyDdl(db); // idempotent
   await seed(db);
   await backfillMoney(db);
@@ -86,7 +86,7 @@ export function people(n: number, from = 1): { name: string; idCard: string; pho
     const k = from + i;
     const birth = `19${String(70 + (k % 30)).padStart(2, '0')}0${1 + (k % 9)}1${k % 10}`;
     const first17 = `${110101 + Math.floor(k / 1000)}${birth}${String(k % 1000).padStart(3, '0')}`;
-    return { name: `员工${k}`, idCard: first17 + idCardCheckChar(first17), phone: '', jobType: '快递员' };
+    return { name: `员工${k}`, idCard: first17 + idCardCheckChar(first17), phone: `139${String(k % 100_000_000).padStart(8, '0')}`, jobType: '快递员' };
   });
 }
 

@@ -80,3 +80,14 @@ describe('transitions', () => {
     expect(availableActions(S.Empty)).toEqual([]);
   });
 });
+
+describe('one set of labels', () => {
+  it('the entity enum of insured-person.autoStatus carries the labels of AUTO_INSURE_LABELS (4 is the empty state, not stored)', async () => {
+    const entity = (await import('../../schemas/entities/insured-person.json')).default as {
+      fields: { autoStatus: { options: Array<{ value: string; label: string }> } };
+    };
+    expect(entity.fields.autoStatus.options.map((o) => [o.value, o.label])).toEqual(
+      [S.InfoIncomplete, S.Insuring, S.Stopped, S.InfoIncorrect].map((s) => [String(s), AUTO_INSURE_LABELS[s]]),
+    );
+  });
+});

@@ -68,22 +68,22 @@ describe('ConsoleTable', () => {
     expect(seen[0]).toEqual({ current: 1, pageSize: 30 });
     expect(screen.getByText('投保人30')).toBeTruthy();
     expect(screen.queryByText('投保人31')).toBeNull();
-    expect(document.querySelector('.ant-pagination-options-quick-jumper')?.textContent).toContain('Go to');
+    expect(document.querySelector('.ant-pagination-options-quick-jumper')?.textContent).toContain('跳至');
     // Open the page-size changer and check the options.
     const sizeSelect = document.querySelector('.ant-pagination-options .ant-select-selector') as HTMLElement;
-    expect(sizeSelect.textContent).toContain('30 / page');
+    expect(sizeSelect.textContent).toContain('30 条/页');
     fireEvent.mouseDown(sizeSelect);
-    await waitFor(() => expect(screen.getAllByText('50 / page').length).toBeGreaterThan(0));
-    expect(screen.getAllByText('30 / page').length).toBeGreaterThan(0);
-    expect(screen.getAllByText('100 / page').length).toBeGreaterThan(0);
+    await waitFor(() => expect(screen.getAllByText('50 条/页').length).toBeGreaterThan(0));
+    expect(screen.getAllByText('30 条/页').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('100 条/页').length).toBeGreaterThan(0);
     // Next page fetches page 2 with the same size.
-    fireEvent.click(screen.getByTitle('Next Page'));
+    fireEvent.click(screen.getByTitle('下一页'));
     await waitFor(() => expect(screen.getByText('投保人45')).toBeTruthy());
     expect(seen[seen.length - 1]).toEqual({ current: 2, pageSize: 30 });
     // A new page size starts again on page 1.
     fireEvent.mouseDown(document.querySelector('.ant-pagination-options .ant-select-selector') as HTMLElement);
     const option50 = await waitFor(() => {
-      const el = document.querySelector<HTMLElement>('.ant-select-item-option[title="50 / page"]');
+      const el = document.querySelector<HTMLElement>('.ant-select-item-option[title="50 条/页"]');
       expect(el).not.toBeNull();
       return el!;
     });

@@ -1,10 +1,12 @@
 import { useEffect, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
+import enUS from 'antd/es/locale/en_US';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { MESSAGE_CONFIG, NOTIFICATION_CONFIG, setFeedbackInstances } from '../feedback';
 import { ErrorBoundary } from '../errors';
+import { useTranslation } from '../i18n';
 
 dayjs.locale('zh-cn');
 
@@ -15,10 +17,15 @@ function FeedbackBridge() {
   return null;
 }
 
-/** Layout group "basic": antd in Simplified Chinese, the App context, the toast bridge, an error boundary. */
+/** Layout group "basic": antd in Simplified Chinese (English when chosen in the header), the App context, the toast bridge, an error boundary. */
 export function BasicLayout({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const english = i18n.language === 'en-US';
+  useEffect(() => {
+    dayjs.locale(english ? 'en' : 'zh-cn');
+  }, [english]);
   return (
-    <ConfigProvider locale={zhCN}>
+    <ConfigProvider locale={english ? enUS : zhCN}>
       <AntApp message={MESSAGE_CONFIG} notification={NOTIFICATION_CONFIG}>
         <FeedbackBridge />
         <ErrorBoundary>{children}</ErrorBoundary>

@@ -1,5 +1,5 @@
 import { Dropdown, Space, Tag } from 'antd';
-import { DownOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, GlobalOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router-dom';
 import { observer } from 'mobx-react-lite';
@@ -8,11 +8,13 @@ import { message } from '../feedback';
 import { useStores } from '../context';
 import { CHARGE_FORM_LABELS } from '../../shared/labels';
 import { maskPhone } from '../../shared/mask';
+import { currentLanguage, LANGUAGES, setLanguage, useTranslation, type Language } from '../i18n';
 
 
 /** Header dropdown that switches the business at any time (both layouts). */
 export const BusinessSwitch = observer(function BusinessSwitch() {
   const { user } = useStores();
+  const { t } = useTranslation();
   const biz = user.currentBusiness;
   const items = user.businessList.map((b) => ({
     key: b.businessId,
@@ -20,7 +22,7 @@ export const BusinessSwitch = observer(function BusinessSwitch() {
       <Space>
         {b.businessName}
         <Tag color={b.chargeForm === 'prepaid' ? 'blue' : 'gold'}>{CHARGE_FORM_LABELS[b.chargeForm]}</Tag>
-        {b.businessId === biz?.businessId && <Tag>当前</Tag>}
+        {b.businessId === biz?.businessId && <Tag>{t('header.current')}</Tag>}
       </Space>
     ),
   }));
@@ -34,14 +36,14 @@ export const BusinessSwitch = observer(function BusinessSwitch() {
         onClick: ({ key }) => {
           if (key === biz?.businessId) return;
           user.selectBusiness(key);
-          message.success(`已切换到 ${user.currentBusiness?.businessName ?? ''}`);
+          message.success(t('header.switchedTo', { name: user.currentBusiness?.businessName ?? '' }));
         },
       }}
     >
-      <a onClick={(e) => e.preventDefault()} title="切换企业" data-testid="business-switch">
+      <a onClick={(e) => e.preventDefault()} title={t('header.switchBusiness')} data-testid="business-switch">
         <Space>
           <SwapOutlined />
-          <span data-testid="current-business">{biz?.businessName ?? '未选择企业'}</span>
+          <span data-testid="current-business">{biz?.businessName ?? t('header.noBusiness')}</span>
           {biz && <Tag color={biz.chargeForm === 'prepaid' ? 'blue' : 'gold'}>{CHARGE_FORM_LABELS[biz.chargeForm]}</Tag>}
           <DownOutlined />
         </Space>
@@ -53,6 +55,7 @@ export const BusinessSwitch = observer(function BusinessSwitch() {
 /** Signs out on the gateway (best effort) and locally, then goes to sign-in. */
 export function useLogout() {
   const stores = useStores();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   return async () => {
     try {
@@ -63,7 +66,7 @@ export function useLogout() {
     // Leave the guarded page first (rendered at once), so the sign-in guard does not add ?redirect= for it.
     flushSync(() => navigate('/login/index', { replace: true }));
     stores.logout();
-    message.success('已退出登录');
+    message.success(t('header.loggedOut'));
   };
 }
 
@@ -71,11 +74,14 @@ export function useLogout() {
 export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { withNavSwitch?: boolean }) {
   const { user, nav } = useStores();
   const logout = useLogout();
+  const { t } = useTranslation();
   const items = [
-    ...(withNavSwitch ? [{ key: 'layout', icon: <LayoutOutlined />, label: nav.menuType === 'inline' ? '切换为顶部导航' : '切换为侧边导航' }] : []),
-    { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },
+    ...(withNavSwitch ? [{ key: 'layout', icon: <LayoutOutlined />, label: nav.menuType === 'inline' ? t('header.topNav') : t('header.sideNav') }] : []),
+    { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout') },
   ];
   return (
+    <Space size="middle">
+    <LanguageSwitch />
     <Dropdown
       menu={{
         items,
@@ -90,5 +96,30 @@ export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { wi
         <span>{maskPhone(user.userTel)}</span>
       </Space>
     </Dropdown>
+    </Space>
   );
 });
+
+/** Language of the console chrome (简体中文 by default, English available); remembered in this browser. */
+export function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const lang = currentLanguage();
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: LANGUAGES.map((l) => ({ key: l.key, label: l.label })),
+        selectable: true,
+        selectedKeys: [lang],
+        onClick: ({ key }) => void setLanguage(key as Language),
+      }}
+    >
+      <a onClick={(e) => e.preventDefault()} title={t('header.language')} aria-label={t('header.language')} data-testid="language-switch" data-lang={i18n.language}>
+        <Space size={4}>
+          <GlobalOutlined />
+          <span>{LANGUAGES.find((l) => l.key === lang)?.label}</span>
+        </Space>
+      </a>
+    </Dropdown>
+  );
+}

@@ -19,7 +19,7 @@ import {
   Switch,
 } from '@formily/antd-v5';
 import type { FormField, FormSchema } from '../../schema/types';
-import { describeFieldPath } from '../../shared/entity/messages';
+import { errorLine } from '../fieldErrors';
 import { api, ApiError, newIdempotencyKey } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
 import { ConfirmCost } from './ConfirmCost';
@@ -122,13 +122,15 @@ function confirmMismatch(schema: FormSchema, values: Record<string, unknown>): s
   return undefined;
 }
 
-/** Label of a gateway field path: 'rows[0].name' → the roster column title, 'phone' → 手机号. */
+/** Label of a gateway field path: 'rows[0].name' → the roster column title, 'phone' → 手机号; unknown → undefined (never the key). */
 function labelLookup(fields: FormField[]) {
   return (path: string): string | undefined => {
     const m = /^(\w+)(?:\[\d+\]\.(\w+))?$/.exec(path);
     if (!m) return undefined;
     const f = fields.find((x) => x.name === m[1]);
-    return m[2] ? f?.columns?.find((c) => c.name === m[2])?.title : f?.title;
+    if (!m[2]) return f?.title;
+    const col = f?.columns?.find((c) => c.name === m[2]) ?? fields.find((x) => x.name === m[2]);
+    return col?.title;
   };
 }
 
@@ -253,7 +255,7 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
             serverErrors.length > 0 ? (
               <ul style={{ margin: 0, paddingLeft: 18 }}>
                 {serverErrors.slice(0, 20).map((x) => (
-                  <li key={`${x.field}:${x.message}`}>{`${describeFieldPath(x.field, labelOf)}：${x.message}`}</li>
+                  <li key={`${x.field}:${x.message}`}>{errorLine(x, labelOf)}</li>
                 ))}
                 {serverErrors.length > 20 && <li>……共 {serverErrors.length} 处错误</li>}
               </ul>

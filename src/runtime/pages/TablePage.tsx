@@ -1,4 +1,4 @@
-import { Suspense, useMemo, useRef, useState } from 'react';
+import { Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
@@ -15,6 +15,7 @@ import { isDateColumn, proValueType, toCsv, toQuery, toValueEnum } from '../tabl
 import { formatValue } from '../format';
 import { getForm } from '../../schema/registry';
 import { LazyFormPage as FormPage } from './lazy';
+import { useTranslation } from '../i18n';
 
 
 type Row = Record<string, unknown>;
@@ -48,12 +49,34 @@ export function listStateFromUrl(schema: TableSchema, search: string) {
   };
 }
 
+/** Monospace for lists of numbers (order numbers …), so neighbouring values never run together. */
+const CODE_FONT = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' };
+
+/** A list value (order numbers, service packs): labels of its options, separated by 、; 无 when empty. */
+function listCell(v: unknown, c: TableSchema['columns'][number]) {
+  if (!Array.isArray(v)) return undefined;
+  if (v.length === 0) return '无';
+  const text = formatValue(v, c.valueType, c.options);
+  return c.options ? text : <span style={CODE_FONT}>{text}</span>;
+}
+
 const EXPORT_PAGE = 200;
 const EXPORT_MAX = 5000;
 
+export interface TablePageProps {
+  schema: TableSchema;
+  /** Per-row actions a custom page decides (e.g. only the moves a status allows); `reload` refreshes the list. */
+  rowActions?: (record: Row, reload: () => void) => ReactNode[];
+  /** Cell renderers by column (dataIndex), e.g. a status as a coloured tag. */
+  cellRender?: Record<string, (value: unknown, record: Row) => ReactNode>;
+  /** What the table shows when the list is empty. */
+  emptyText?: ReactNode;
+}
+
 /** A list page rendered from a table schema with the console table (ProTable + spec §9 rules): search form, pagination, sort, links, actions. */
-export const TablePage = observer(function TablePage({ schema }: { schema: TableSchema }) {
+export const TablePage = observer(function TablePage({ schema, rowActions, cellRender, emptyText }: TablePageProps) {
   const { user } = useStores();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const actionRef = useRef<ActionType>();
   const lastQuery = useRef<Record<string, string | number>>({});
@@ -83,11 +106,15 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
         ellipsis: c.ellipsis,
         width: c.width,
         fixed: c.fixed,
-        render: c.link
+        render: cellRender?.[c.dataIndex]
+          ? (_, record) => cellRender[c.dataIndex](record[c.dataIndex], record)
+          : c.link
           ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
           : c.valueType === 'boolean'
             ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
-            : undefined,
+            : c.valueType === 'money'
+              ? (_, record) => formatValue(record[c.dataIndex], 'money') // always ¥, whatever the language of antd
+              : (dom, record) => listCell(record[c.dataIndex], c) ?? dom,
       });
       if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
         cols.push({ title: c.title, dataIndex: c.dataIndex, key: `${c.dataIndex}__range`, valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
@@ -95,7 +122,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
       }
     }
     const actions = (schema.rowActions ?? []).filter((a) => allowedFor(a.userType, ctx));
-    if (actions.length > 0 || isBusinessPicker) {
+    if (actions.length > 0 || isBusinessPicker || rowActions) {
       cols.push({
         title: '操作',
         key: '__actions',
@@ -116,6 +143,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
                 </a>,
               ]
             : []),
+          ...(rowActions ? rowActions(record, () => actionRef.current?.reload()) : []),
           ...actions.filter((a) => !a.when || Object.entries(a.when).every(([k, v]) => String(record[k]) === v)).map((a) => {
             if (a.to) return <Link key={a.label} to={fillPath(a.to, record)}>{a.label}</Link>;
             const [method, path] = (a.api ?? '').split(' ');
@@ -141,7 +169,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [schema, ctx.userType, user.businessInfo.businessId]);
+  }, [schema, ctx.userType, user.businessInfo.businessId, rowActions, cellRender]);
 
   async function exportCsv() {
     setExporting(true);
@@ -190,7 +218,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
   if (schema.exportable) {
     toolbar.push(
       <Button key="__export" icon={<DownloadOutlined />} loading={exporting} onClick={exportCsv}>
-        导出
+        {t('button.export')}
       </Button>,
     );
   }
@@ -224,6 +252,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
       pagination={{ defaultPageSize: fromUrl.pageSize ?? schema.pageSize, defaultCurrent: fromUrl.current }}
       form={{ initialValues: fromUrl.values }}
       toolBarRender={() => [<Space key="tb">{toolbar}</Space>]}
+      locale={emptyText ? { emptyText } : undefined}
       request={async (params, sort) => {
         const query = toQuery(schema.columns, params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
         lastQuery.current = query;

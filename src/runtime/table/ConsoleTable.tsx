@@ -5,6 +5,7 @@ import { ResizableTitle } from './ResizableTitle';
 import { applyWidths, buildColumns, isShownInTable, type ColumnWidths } from './columns';
 import { DEFAULT_PAGE_SIZE, SELECTION_COLUMN_WIDTH, paginationConfig, rowsOnPage, scrollY, tableWidthPlan } from './sizing';
 import { useWindowSize } from './useWindowSize';
+import { paginationLabels, useTranslation, type Language } from '../i18n';
 
 /** What `request` may resolve: ProTable's result plus the gateway's "the total is an estimate" flag. */
 export type ConsoleRequestData<T> = Partial<RequestData<T>> & {
@@ -44,6 +45,13 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
   const { maxHeight, request, pagination, columns, components, scroll, rowSelection, dataSource, onLoad, ...rest } = props;
   const userPagination = pagination === false ? undefined : pagination;
   const { width: windowWidth, height: windowHeight } = useWindowSize();
+  // Pagination labels follow the language (zh-CN by default; en-US has the spec's English labels).
+  const { t, i18n } = useTranslation();
+  const labels = useMemo(() => paginationLabels(i18n.language as Language), [i18n.language]);
+  const totalText = useCallback(
+    (n: number, est: boolean) => t(est ? 'pagination.totalEstimated' : 'pagination.total', { total: est ? n.toLocaleString('en-US') : n }),
+    [t],
+  );
   const [page, setPage] = useState<PageState>(() => ({
     current: userPagination?.current ?? userPagination?.defaultCurrent ?? 1,
     pageSize: userPagination?.pageSize ?? userPagination?.defaultPageSize ?? DEFAULT_PAGE_SIZE,
@@ -111,7 +119,7 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
     pagination === false
       ? false
       : {
-          ...paginationConfig({ ...page, onChange: onPageChange, estimated }),
+          ...paginationConfig({ ...page, onChange: onPageChange, estimated, labels, totalText }),
           ...(userPagination?.total !== undefined ? { total: userPagination.total } : {}),
         };
 

@@ -22,7 +22,7 @@ export const MIN_COLUMN_WIDTH = 60;
 
 export const DEFAULT_PAGE_SIZE = 30;
 export const PAGE_SIZE_OPTIONS: string[] = ['30', '50', '100'];
-/** The spec's English pagination labels (antd Pagination `locale`). */
+/** The spec's English pagination labels (antd Pagination `locale`): the en-US locale of src/runtime/i18n. */
 export const PAGINATION_LABELS = {
   items_per_page: '/ page',
   jump_to: 'Go to',
@@ -120,7 +120,13 @@ export interface PaginationInput {
   onChange: (page: number, pageSize: number) => void;
   /** The total is an estimate (gateway `totalIsEstimate: true`). */
   estimated?: boolean;
+  /** Labels of the current language (src/runtime/i18n); default the spec's English labels. */
+  labels?: PaginationLabels;
+  /** Total label of the current language; default totalLabel (共 N 条). */
+  totalText?: (total: number, estimated: boolean) => string;
 }
+
+export type PaginationLabels = Record<keyof typeof PAGINATION_LABELS, string>;
 
 export interface ConsolePagination {
   current: number;
@@ -131,12 +137,12 @@ export interface ConsolePagination {
   showSizeChanger: true;
   pageSizeOptions: string[];
   onChange: (page: number, pageSize: number) => void;
-  locale: typeof PAGINATION_LABELS;
+  locale: PaginationLabels;
   showTotal: (total: number) => string;
 }
 
 /** The spec's table pagination object (§3), with the §9 labels and page sizes. */
-export function paginationConfig({ current, pageSize, total, onChange, estimated = false }: PaginationInput): ConsolePagination {
+export function paginationConfig({ current, pageSize, total, onChange, estimated = false, labels = PAGINATION_LABELS, totalText = totalLabel }: PaginationInput): ConsolePagination {
   const config: ConsolePagination = {
     current,
     pageSize,
@@ -144,8 +150,8 @@ export function paginationConfig({ current, pageSize, total, onChange, estimated
     showSizeChanger: true,
     pageSizeOptions: [...PAGE_SIZE_OPTIONS],
     onChange,
-    locale: { ...PAGINATION_LABELS },
-    showTotal: (all: number) => totalLabel(all, estimated),
+    locale: { ...labels },
+    showTotal: (all: number) => totalText(all, estimated),
   };
   if (total !== undefined) config.total = total;
   return config;

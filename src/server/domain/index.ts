@@ -6,6 +6,7 @@ export * from './plans.ts';
 export * from './balance.ts';
 export * from './cover.ts';
 export * from './insure.ts';
+export * from './auto-insure.ts';
 export * from './quote.ts';
 export * from './invoice.ts';
 export * from './refund.ts';

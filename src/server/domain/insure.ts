@@ -4,6 +4,7 @@ import { DomainError, type FieldProblem } from './errors.ts';
 import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
 import { requirePlan } from './plans.ts';
+import { recheckAutoStatus, selectAutoInsured, type AutoSkip } from './auto-insure.ts';
 import { addDays, addMonths, localParts, serialNo, type BizRef } from './util.ts';
 
 export interface InsureRow {
@@ -40,6 +41,8 @@ export interface InsuranceBatchResult {
   startDate: string;
   endDate: string;
   balanceAfterCents?: number;
+  /** Attendance: rows not insured because of the person's automatic-insurance status (docs/auto-insure.md). */
+  skipped?: AutoSkip[];
 }
 
 export interface InsureOptions {
@@ -102,7 +105,8 @@ export async function createInsuranceBatch(
   const dateField = input.source === 'attendance' ? 'workDate' : 'startDate';
   const startErr = coverStartError(input.startDate, now, opts.cutoff);
   if (startErr) throw new DomainError(400, input.source === 'attendance' ? startErr.replace('起保日期', '出勤日期') : startErr, dateField);
-  const rows = normaliseRows(input.rows);
+  const allRows = normaliseRows(input.rows);
+  const rowNo = new Map(input.rows.map((r, i) => [String(r.idCard ?? '').trim().toUpperCase(), i + 1]));
   const { endDate, units } = coverPeriod(input.source, input.startDate);
   const today = localParts(now).date;
 
@@ -112,6 +116,11 @@ export async function createInsuranceBatch(
       throw new DomainError(403, '当前企业未开通考勤服务包');
     }
     const plan = await requirePlan(tx, input.planId, input.source === 'roster' ? 'month' : 'day');
+    // Attendance insures only persons in 自动投保中 (after this submission's information is applied).
+    const auto = input.source === 'attendance'
+      ? await selectAutoInsured(tx, biz.businessId, allRows, input.startDate, (card) => rowNo.get(card) ?? 0)
+      : { insure: allRows, skipped: [] };
+    const rows = auto.insure;
     const perPerson = plan.priceCents * units;
     const amountCents = perPerson * rows.length;
     if (!Number.isSafeInteger(amountCents)) throw new DomainError(400, '金额超出范围', 'rows');
@@ -128,8 +137,9 @@ export async function createInsuranceBatch(
 
     const [batch] = await tx.query<{ id: number }>(
       `INSERT INTO insure_batches (business_id, batch_no, source, file_name, total, succeeded, failed, status, form_id)
-       VALUES ($1,$2,$3,$4,$5,$5,0,'done',$6) RETURNING id`,
-      [biz.businessId, batchNo, input.source, input.fileName ?? '', rows.length, input.formId ?? null],
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) RETURNING id`,
+      [biz.businessId, batchNo, input.source, input.fileName ?? '', allRows.length, rows.length, auto.skipped.length,
+        auto.skipped.length ? 'partially_failed' : 'done', input.formId ?? null],
     );
     const names = rows.map((r) => r.name);
     const cards = rows.map((r) => r.idCard);
@@ -168,7 +178,7 @@ export async function createInsuranceBatch(
         409,
         `${dup.length >= 20 ? '20 名以上' : `${dup.length} 名`}人员在该期间已有同一方案的保障（如 ${first.person_name} ${first.id_card}），本批次未提交`,
         'rows',
-        dup.map((d) => ({ field: `rows[${cards.indexOf(d.id_card)}].idCard`, message: `${d.person_name} 在该期间已有同一方案的保障` })),
+        dup.map((d) => ({ field: `rows[${(rowNo.get(d.id_card) ?? 1) - 1}].idCard`, message: `${d.person_name} 在该期间已有同一方案的保障` })),
       );
     }
 
@@ -179,6 +189,13 @@ export async function createInsuranceBatch(
          FROM unnest($10::text[], $11::text[]) AS t(name, id_card)`,
       [biz.businessId, batch.id, batchNo, plan.name, plan.id, perPerson, coverStatus, input.startDate, endDate, names, cards],
     );
+
+    if (input.source === 'attendance') {
+      await tx.query(`UPDATE insured_persons SET auto_status = '1' WHERE business_id = $1 AND id_card = ANY($2::text[])`, [biz.businessId, cards]);
+      if (auto.skipped.length) await recordAttendanceRows(tx, biz.businessId, batch.id, input.rows, auto.skipped);
+    } else {
+      await recheckAutoStatus(tx, biz.businessId, cards, input.startDate);
+    }
 
     const paid = prepaid && !payLater;
     const month = prepaid ? null : localParts(now).date.slice(0, 7);
@@ -214,6 +231,28 @@ export async function createInsuranceBatch(
       startDate: input.startDate,
       endDate,
       ...(balanceAfterCents === undefined ? {} : { balanceAfterCents }),
+      ...(input.source === 'attendance' ? { skipped: auto.skipped } : {}),
     };
   });
+}
+
+/** Every row of an attendance batch with its own result, so the historical form shows who was skipped and why. */
+async function recordAttendanceRows(tx: Queryable, businessId: string, batchId: number, submitted: InsureRow[], skipped: AutoSkip[]) {
+  const why = new Map(skipped.map((s) => [s.rowNo, s.reason]));
+  const str = (v: unknown) => String(v ?? '').trim();
+  await tx.query(
+    `INSERT INTO insure_batch_rows (business_id, batch_id, row_no, name, id_card, phone, job_type, result, error)
+     SELECT $1, $2, t.row_no, t.name, t.id_card, t.phone, t.job_type, CASE WHEN t.error = '' THEN 'success' ELSE 'failed' END, NULLIF(t.error, '')
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS t(row_no, name, id_card, phone, job_type, error)`,
+    [
+      businessId,
+      batchId,
+      submitted.map((_, i) => i + 1),
+      submitted.map((r) => str(r.name)),
+      submitted.map((r) => str(r.idCard).toUpperCase()),
+      submitted.map((r) => str(r.phone)),
+      submitted.map((r) => str(r.jobType)),
+      submitted.map((_, i) => why.get(i + 1) ?? ''),
+    ],
+  );
 }

@@ -8,6 +8,7 @@ import authRoutes from '../routes/auth.ts';
 import businessLegacyRoutes from '../routes/business-legacy.ts';
 import contentRoutes from '../routes/content.ts';
 import insureFormRoutes from '../routes/insure-forms.ts';
+import insuredPersonRoutes from '../routes/insured-persons.ts';
 import overviewRoutes from '../routes/overview.ts';
 import paymentRoutes from '../routes/payments.ts';
 import type { PaymentProvider } from '../domain/payment.ts';
@@ -165,6 +166,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(contentRoutes);
     await api.register(insureFormRoutes);
     await api.register(paymentRoutes, { provider: opts.payments });
+    await api.register(insuredPersonRoutes);
     await api.register(businessLegacyRoutes);
   });
 

@@ -12,13 +12,13 @@ import {
   withIdempotency,
   type PaymentProvider,
 } from '../domain/index.ts';
-import { badInput, forbidden, notFound, ok, unavailable } from '../http/errors.ts';
+import { badInput, forbidden, INVALID_INPUT, notFound, ok, unavailable } from '../http/errors.ts';
 import { getRow } from '../entity/query.ts';
 import { repoEntities } from '../entity/repo.ts';
 import { PLANS } from '../seed.ts';
 import { isProduction } from '../services/sms.ts';
 import { idempotencyKey } from './idempotency-key.ts';
-import { Check, checkRows } from './legacy-check.ts';
+import { checkObject, normalizePayload } from '../../shared/entity/rules.ts';
 
 /**
  * Paying and costs: pay an order (prepaid from the balance, otherwise through the payment provider),
@@ -177,13 +177,21 @@ export default async function paymentRoutes(app: FastifyInstance, opts: PaymentR
       // The same checks as the submission, so a confirmed quote is one the gateway accepts.
       const unit = source === 'roster' ? 'month' : 'day';
       const dateField = source === 'roster' ? 'startDate' : 'workDate';
-      const dateLabel = source === 'roster' ? '起保日期' : '出勤日期';
-      const c = new Check(body);
-      const planName = c.str('planName', { max: 100, label: '保险方案', pick: true });
-      if (planName && PLANS[planName]?.unit !== unit) c.add('planName', unit === 'month' ? '请选择按月计费的保险方案' : '请选择按天计费的保险方案');
-      const date = c.date(dateField, dateLabel);
-      const rows = checkRows(c, body.rows);
-      c.done(c.errors.some((e) => e.field.startsWith('rows[')) ? '名单中有数据不正确，请修改后再试算费用' : undefined);
+      // The submission's own entity rules (roster-submit / attendance-submit), so a quote the user
+      // confirms is one the gateway accepts, with the same Chinese messages on the same fields.
+      const entity = repoEntities().registry.get(source === 'roster' ? 'roster-submit' : 'attendance-submit');
+      const { source: _source, ...rest } = body;
+      const input = normalizePayload(rest);
+      const errors = checkObject(entity, input, { mode: 'create', today: localParts(new Date()).date });
+      const planName = typeof input.planName === 'string' ? input.planName : '';
+      if (planName && PLANS[planName] && PLANS[planName].unit !== unit) {
+        errors.push({ field: 'planName', message: unit === 'month' ? '请选择按月计费的保险方案' : '请选择按天计费的保险方案' });
+      }
+      if (errors.length) {
+        throw badInput(errors.some((e) => e.field.startsWith('rows[')) ? '名单中有数据不正确，请修改后再试算费用' : INVALID_INPUT, errors);
+      }
+      const date = String(input[dateField]);
+      const rows = Array.isArray(input.rows) ? input.rows : [];
       const q = await quoteInsurance(db, req.business, { planId: planName, startDate: date, people: rows.length, days: 1 });
       if (q.startError) {
         const message = source === 'attendance' ? q.startError.replace('起保日期', '出勤日期') : q.startError;

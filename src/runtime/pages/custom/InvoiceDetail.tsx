@@ -77,7 +77,7 @@ export function InvoiceDetail() {
       </Card>
       {invoice.data && (
         <Card title="开票订单">
-          <Space wrap data-testid="invoice-orders">
+          <Space wrap split="、" data-testid="invoice-orders" style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}>
             {invoice.data.orderNos.length ? invoice.data.orderNos.map((o) => <OrderLink key={o} orderNo={o} />) : '无'}
           </Space>
         </Card>

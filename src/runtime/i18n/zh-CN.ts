@@ -1,0 +1,35 @@
+/** Simplified Chinese (default): the runtime chrome — layout, table pagination (spec §9), common buttons. */
+const zhCN = {
+  header: {
+    language: '语言',
+    switchBusiness: '切换企业',
+    noBusiness: '未选择企业',
+    current: '当前',
+    switchedTo: '已切换到 {{name}}',
+    topNav: '切换为顶部导航',
+    sideNav: '切换为侧边导航',
+    logout: '退出登录',
+    loggedOut: '已退出登录',
+  },
+  pagination: {
+    items_per_page: '条/页',
+    jump_to: '跳至',
+    page: '页',
+    prev_page: '上一页',
+    next_page: '下一页',
+    page_size: '每页条数',
+    total: '共 {{total}} 条',
+    totalEstimated: '约 {{total}} 条',
+  },
+  button: {
+    submit: '提交',
+    save: '保存',
+    cancel: '取消',
+    confirm: '确定',
+    export: '导出',
+    retry: '重试',
+    back: '返回',
+  },
+} as const;
+
+export default zhCN;

@@ -1,0 +1,184 @@
+/**
+ * Automatic (attendance) insurance in the database: which persons of an attendance submission are
+ * insured, the status of persons a roster registers, and the status of rows that predate the column.
+ * The rules themselves are the pure functions of src/shared/auto-insure.ts (docs/auto-insure.md).
+ */
+import type { Queryable } from '../db.ts';
+import { maskIdCard } from '../../shared/mask.ts';
+import {
+  AUTO_INSURE_LABELS,
+  AutoInsureStatus,
+  infoProblem,
+  initialStatus,
+  missingInfo,
+  transition,
+  type PersonInfo,
+} from '../../shared/auto-insure.ts';
+import { DomainError, type FieldProblem } from './errors.ts';
+
+export interface AutoRow {
+  name: string;
+  idCard: string;
+  phone: string;
+  jobType: string;
+}
+
+/** A row of an attendance submission that was not insured, and why. */
+export interface AutoSkip {
+  /** 1-based row number in the submitted list. */
+  rowNo: number;
+  name: string;
+  /** Masked, as every list shows it. */
+  idCard: string;
+  /** The person's automatic-insurance status after this submission (0, 2 or 3). */
+  autoStatus: AutoInsureStatus;
+  reason: string;
+}
+
+interface StoredPerson {
+  id: number;
+  id_card: string;
+  name: string;
+  phone: string;
+  job_type: string;
+  auto_status: string | null;
+}
+
+/** The submitted value where one was given, else what is stored (a blank cell never erases information). */
+function merged(row: AutoRow, stored?: StoredPerson): PersonInfo {
+  const pick = (given: string, kept: string | undefined) => (given.trim() ? given : kept ?? '');
+  return {
+    name: pick(row.name, stored?.name),
+    idCard: row.idCard,
+    phone: pick(row.phone, stored?.phone),
+    jobType: pick(row.jobType, stored?.job_type),
+  };
+}
+
+/** Why a person with this status and information is not insured automatically. */
+function skipReason(status: AutoInsureStatus, info: PersonInfo, onDate: string): string {
+  if (status === AutoInsureStatus.Stopped) return `${AUTO_INSURE_LABELS[status]}，本次未投保`;
+  const missing = missingInfo(info);
+  if (missing.length) return `${AUTO_INSURE_LABELS[AutoInsureStatus.InfoIncomplete]}：缺少${missing.join('、')}，本次未投保`;
+  return `${AUTO_INSURE_LABELS[AutoInsureStatus.InfoIncorrect]}：${infoProblem(info, onDate) ?? '信息未通过校验'}，本次未投保`;
+}
+
+/**
+ * Attendance submission: insures only persons who are (after this submission's information is
+ * applied) in 1 自动投保中. Existing persons are locked (ID-card order, like the batch insert) and
+ * moved by the `edit` transition; a stopped person stays stopped and is skipped; a new person is
+ * insured when their information is complete and acceptable on the work day, and otherwise only
+ * reported (nothing is stored for them). `rowNoOf` gives each ID card's 1-based row number.
+ * Refuses the whole submission (400, nothing stored) when nobody can be insured.
+ */
+export async function selectAutoInsured<R extends AutoRow>(
+  tx: Queryable,
+  businessId: string,
+  rows: R[],
+  workDate: string,
+  rowNoOf: (idCard: string) => number,
+): Promise<{ insure: R[]; skipped: AutoSkip[] }> {
+  const stored = await tx.query<StoredPerson>(
+    `SELECT id, id_card, name, phone, job_type, auto_status FROM insured_persons
+      WHERE business_id = $1 AND id_card = ANY($2::text[]) ORDER BY id_card FOR UPDATE`,
+    [businessId, rows.map((r) => r.idCard)],
+  );
+  const byCard = new Map(stored.map((p) => [p.id_card, p]));
+  const insure: R[] = [];
+  const skipped: AutoSkip[] = [];
+  const updates: { id: number; status: AutoInsureStatus; info: PersonInfo }[] = [];
+  for (const row of rows) {
+    const person = byCard.get(row.idCard);
+    const info = merged(row, person);
+    let status: AutoInsureStatus;
+    if (person && person.auto_status !== null) {
+      const t = transition(Number(person.auto_status) as AutoInsureStatus, 'edit', info, workDate);
+      status = t.ok ? t.status : Number(person.auto_status);
+    } else {
+      status = initialStatus(info, workDate);
+    }
+    if (status === AutoInsureStatus.Insuring) {
+      insure.push({ ...row, name: info.name ?? row.name, phone: info.phone ?? '', jobType: info.jobType ?? '' });
+      continue;
+    }
+    skipped.push({ rowNo: rowNoOf(row.idCard), name: info.name ?? row.name, idCard: maskIdCard(row.idCard), autoStatus: status, reason: skipReason(status, info, workDate) });
+    if (person) updates.push({ id: person.id, status, info });
+  }
+  if (insure.length === 0) {
+    const problems: FieldProblem[] = skipped.map((s) => ({ field: `rows[${s.rowNo - 1}].idCard`, message: `第 ${s.rowNo} 行 ${s.name}：${s.reason}` }));
+    throw new DomainError(400, '本批次没有可自动投保的人员，未提交（请先完善信息或开启自动投保）', undefined, problems);
+  }
+  // A skipped person already on the list keeps the information just submitted and the status it implies.
+  if (updates.length) {
+    await tx.query(
+      `UPDATE insured_persons p SET name = u.name, phone = u.phone, job_type = u.job_type, auto_status = u.auto_status
+         FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, name, phone, job_type, auto_status)
+        WHERE p.business_id = $1 AND p.id = u.id`,
+      [
+        businessId,
+        updates.map((u) => u.id),
+        updates.map((u) => u.info.name ?? ''),
+        updates.map((u) => u.info.phone ?? ''),
+        updates.map((u) => u.info.jobType ?? ''),
+        updates.map((u) => String(u.status)),
+      ],
+    );
+  }
+  skipped.sort((a, b) => a.rowNo - b.rowNo);
+  return { insure, skipped };
+}
+
+/**
+ * After a roster (or any batch) wrote persons: a person new to the list (no status yet) gets the
+ * status their information implies; a person already on it is re-checked by the `edit` transition
+ * (a stopped person stays stopped). The rows are locked by the caller's upsert.
+ */
+export async function recheckAutoStatus(tx: Queryable, businessId: string, idCards: string[], onDate: string): Promise<void> {
+  if (!idCards.length) return;
+  const persons = await tx.query<StoredPerson>(
+    `SELECT id, id_card, name, phone, job_type, auto_status FROM insured_persons
+      WHERE business_id = $1 AND id_card = ANY($2::text[]) ORDER BY id_card`,
+    [businessId, idCards],
+  );
+  await writeStatuses(tx, persons, onDate, businessId);
+}
+
+async function writeStatuses(tx: Queryable, persons: StoredPerson[], onDate: string, businessId?: string): Promise<void> {
+  const ids: number[] = [];
+  const statuses: string[] = [];
+  for (const p of persons) {
+    const info: PersonInfo = { name: p.name, idCard: p.id_card, phone: p.phone, jobType: p.job_type };
+    let next: AutoInsureStatus;
+    if (p.auto_status === null) next = initialStatus(info, onDate);
+    else {
+      const t = transition(Number(p.auto_status) as AutoInsureStatus, 'edit', info, onDate);
+      next = t.ok ? t.status : (Number(p.auto_status) as AutoInsureStatus);
+    }
+    if (String(next) !== p.auto_status) {
+      ids.push(p.id);
+      statuses.push(String(next));
+    }
+  }
+  if (!ids.length) return;
+  await tx.query(
+    `UPDATE insured_persons p SET auto_status = u.s FROM unnest($1::int[], $2::text[]) AS u(id, s)
+      WHERE p.id = u.id${businessId ? ' AND p.business_id = $3' : ''}`,
+    businessId ? [ids, statuses, businessId] : [ids, statuses],
+  );
+}
+
+/**
+ * Gives every person stored before the column existed (auto_status NULL) the status their
+ * information implies on `onDate`, in id order, `batch` rows per statement. Idempotent; run at start-up.
+ */
+export async function backfillAutoStatus(db: Queryable, onDate: string, batch = 5000): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const persons = await db.query<StoredPerson>(
+      `SELECT id, id_card, name, phone, job_type, auto_status FROM insured_persons WHERE auto_status IS NULL ORDER BY id LIMIT ${batch}`,
+    );
+    if (!persons.length) return done;
+    await writeStatuses(db, persons, onDate);
+    done += persons.length;
+  }
+}
