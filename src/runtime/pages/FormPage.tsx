@@ -1,28 +1,19 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Card, Input, Select, Space, Upload } from 'antd';
 import { message } from '../feedback';
 import { UploadOutlined } from '@ant-design/icons';
 import { createForm, onFieldInputValueChange, onFormSubmitStart, type Form as FormilyForm } from '@formily/core';
 import { createSchemaField, useForm, observer as formilyObserver } from '@formily/react';
-import {
-  ArrayTable,
-  DatePicker,
-  Form,
-  FormButtonGroup,
-  FormItem,
-  Input as FInput,
-  NumberPicker,
-  Password,
-  Select as FSelect,
-  Submit,
-  Switch,
-} from '@formily/antd-v5';
+import { Form, FormButtonGroup, FormItem, Input as FInput, Password, Select as FSelect, Submit, Switch } from '@formily/antd-v5';
 import type { FormField, FormSchema } from '../../schema/types';
 import { describeFieldPath } from '../../shared/entity/messages';
 import { api, ApiError, newIdempotencyKey } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
 import { csvToRows, PHONE_RE, type RosterColumn } from '../validators';
+import { lazyWithRetry } from '../errors';
+import { Loading } from '../layouts/Loading';
+import { needsHeavyInputs } from './formInputs';
 
 /** "获取验证码" next to the code input: sends the SMS for the form's phone, then counts down. */
 const SmsCodeInput = formilyObserver(function SmsCodeInput(props: { value?: string; onChange?: (v: string) => void; placeholder?: string }) {
@@ -110,9 +101,12 @@ function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (
   return <Select mode={props.mode} options={options} value={props.value} onChange={props.onChange} showSearch allowClear style={{ width: '100%' }} />;
 }
 
-const SchemaField = createSchemaField({
-  components: { FormItem, Input: FInput, Password, NumberPicker, DatePicker, Select: FSelect, Switch, ArrayTable, SmsCodeInput, RowsImport, RemoteSelect },
-});
+const LIGHT_INPUTS = { FormItem, Input: FInput, Password, Select: FSelect, Switch, SmsCodeInput, RowsImport, RemoteSelect };
+const SchemaField = createSchemaField({ components: LIGHT_INPUTS });
+/** The same plus the roster table and date/number pickers, loaded in their own chunk by forms that need them. */
+const FullSchemaField = lazyWithRetry(() =>
+  import('./formInputsHeavy').then((m) => ({ default: createSchemaField({ components: { ...LIGHT_INPUTS, ...m.HEAVY_INPUTS } }) })),
+);
 
 /** Checks a confirmation input (confirmOf) against the field it repeats; returns the mismatching input. */
 function confirmMismatch(schema: FormSchema, values: Record<string, unknown>): string | undefined {
@@ -229,7 +223,13 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
   const body = (
     <Form form={form} layout="vertical" onAutoSubmit={submit} onAutoSubmitFailed={() => { /* field errors are shown on the fields */ }}>
       {schema.description && <Alert type="info" showIcon message={schema.description} style={{ marginBottom: 16 }} />}
-      <SchemaField schema={formilySchema} />
+      {needsHeavyInputs(schema.fields) ? (
+        <Suspense fallback={<Loading />}>
+          <FullSchemaField schema={formilySchema} />
+        </Suspense>
+      ) : (
+        <SchemaField schema={formilySchema} />
+      )}
       {formError && (
         <Alert
           type="error"
