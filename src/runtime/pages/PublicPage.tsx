@@ -1,15 +1,21 @@
+import { Suspense, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Card, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { message } from '../feedback';
-import type { RouteNode } from '../../schema/types';
+import type { FormSchema, RouteNode } from '../../schema/types';
 import { getDetail, getForm, routesFile } from '../../schema/registry';
 import { useStores } from '../context';
 import type { Business } from '../../stores/user';
 import { safeRedirect } from '../nav/tree';
 import { brandName } from '../layouts/Brand';
 import { LazyDetailPage as DetailPage, LazyFormPage as FormPage } from './lazy';
-import { BusinessPicker } from './custom/BusinessPicker';
+import { lazyWithRetry } from '../errors';
+import { Loading } from '../layouts/Loading';
+import { isPublicForm, PublicForm } from './PublicForm';
+
+// Shown only after the password step: not part of the sign-in page's first load.
+const BusinessPicker = lazyWithRetry(() => import('./custom/BusinessPicker').then((m) => ({ default: m.BusinessPicker })));
 
 interface LoginResult {
   token: string;
@@ -25,6 +31,11 @@ function rememberedCompanyId(): string {
   } catch {
     return '';
   }
+}
+
+/** Sign-in and set-password are drawn with antd Form (small first load); other public forms with FormPage. */
+function PublicFormView(props: { schema: FormSchema; bare: true; onSubmitted: (result: unknown) => void; extra: ReactNode }) {
+  return isPublicForm(props.schema) ? <PublicForm {...props} /> : <FormPage {...props} />;
 }
 
 /**
@@ -78,9 +89,11 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
           {brandName}
         </Typography.Paragraph>
         {choosing ? (
-          <BusinessPicker businesses={user.businessList} onPick={enter} />
+          <Suspense fallback={<Loading />}>
+            <BusinessPicker businesses={user.businessList} onPick={enter} />
+          </Suspense>
         ) : (
-          <FormPage
+          <PublicFormView
             schema={schema}
             bare
             onSubmitted={onSubmitted}
