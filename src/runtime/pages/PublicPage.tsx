@@ -1,6 +1,5 @@
 import { Suspense, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { Card, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { message } from '../feedback';
 import type { FormSchema, RouteNode } from '../../schema/types';
@@ -13,6 +12,7 @@ import { LazyDetailPage as DetailPage, LazyFormPage as FormPage } from './lazy';
 import { lazyWithRetry } from '../errors';
 import { Loading } from '../layouts/Loading';
 import { isPublicForm, PublicForm } from './PublicForm';
+import { PublicCard } from './PublicCard';
 
 // Shown only after the password step: not part of the sign-in page's first load.
 const BusinessPicker = lazyWithRetry(() => import('./custom/BusinessPicker').then((m) => ({ default: m.BusinessPicker })));
@@ -81,13 +81,7 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
 
   return (
     <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#e6f4ff,#f5f5f5)' }}>
-      <Card style={{ width: choosing ? 560 : 420 }}>
-        <Typography.Title level={3} style={{ textAlign: 'center' }}>
-          {choosing ? '选择企业' : schema.title}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-          {brandName}
-        </Typography.Paragraph>
+      <PublicCard style={{ width: choosing ? 560 : 420 }} title={choosing ? '选择企业' : schema.title} subtitle={brandName}>
         {choosing ? (
           <Suspense fallback={<Loading />}>
             <BusinessPicker businesses={user.businessList} onPick={enter} />
@@ -105,7 +99,7 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
             }
           />
         )}
-      </Card>
+      </PublicCard>
     </div>
   );
 });
