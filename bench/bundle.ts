@@ -1,7 +1,7 @@
 /**
  * First-load JavaScript: builds the console (vite build), serves dist/ from the real gateway and
- * records, in headless Chromium, every script the sign-in page, the shell + workbench and each menu
- * route load: bytes as served (Resource Timing encodedBodySize: compressed when the gateway
+ * records, in headless Chromium, every script the sign-in page, the shell + workbench and each signed-in
+ * page of schemas/routes.json load: bytes as served (Resource Timing encodedBodySize: compressed when the gateway
  * compresses) and decoded, plus content-encoding / cache-control of the JS responses. Local gzip -9
  * sizes of each dist asset are reported next to them as a cross-check.
  */
@@ -31,6 +31,19 @@ interface Headers {
   cacheControl: string;
 }
 
+/**
+ * A signed-in page is shown: its title is there and nothing is spinning (the layout, page and data are
+ * loaded one after the other, and on a busy machine a gap between them can outlast networkidle's 500 ms).
+ */
+async function signedInPageShown(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => document.querySelector('[data-testid="page-title"]') && !document.querySelector('.ant-spin-spinning'), undefined, {
+      timeout: 30_000,
+      polling: 100,
+    })
+    .catch(() => undefined);
+}
+
 /** JS resources the page has loaded so far (Resource Timing; works for cached responses too). */
 async function scripts(page: Page): Promise<Script[]> {
   await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined);
@@ -41,6 +54,28 @@ async function scripts(page: Page): Promise<Script[]> {
     }),
   );
   return entries.filter((e) => /\.m?js(\?|$)/.test(e.url)).map((e) => ({ ...e, file: basename(new URL(e.url).pathname) }));
+}
+
+interface RouteEntry {
+  path: string;
+  layout?: string;
+  page?: unknown;
+  childRoutes?: RouteEntry[];
+}
+
+/** The signed-in pages of schemas/routes.json (every route with a page outside the public 'basic' layout, without :params). */
+export function signedInPaths(repoRoot: string): string[] {
+  const file = JSON.parse(readFileSync(join(repoRoot, 'schemas', 'routes.json'), 'utf8')) as { routes: RouteEntry[] };
+  const out: string[] = [];
+  const walk = (rs: RouteEntry[], layout?: string) => {
+    for (const r of rs) {
+      const l = r.layout ?? layout;
+      if (r.page && l !== 'basic' && !r.path.includes(':')) out.push(r.path);
+      walk(r.childRoutes ?? [], l);
+    }
+  };
+  walk(file.routes);
+  return out;
 }
 
 const sum = (xs: Script[], k: 'encoded' | 'decoded') => xs.reduce((a, s) => a + s[k], 0);
@@ -94,7 +129,9 @@ export async function runBundle(report: Report, o: { repoRoot: string; skipBuild
     };
     row(`sign-in ${signInPath}`, signIn, TARGETS.signIn);
     report.note(`sign-in scripts: ${signIn.map((s) => `${s.file} ${fmtBytes(s.encoded)} served / ${fmtBytes(gz.get(s.file) ?? 0)} gzip / ${fmtBytes(s.decoded)} decoded`).join('; ')}`);
-    const tableOnSignIn = signIn.filter((s) => /table/i.test(s.file) || TABLE_MARKERS.some((m) => content(s.file).includes(m)));
+    // Code, not the names of lazy chunks the entry can import later ("./TablePage-….js" in its preload map).
+    const code = (f: string) => content(f).replace(/(["'`])\.?\/?(assets\/)?[\w.-]+\.m?js\1/g, '""');
+    const tableOnSignIn = signIn.filter((s) => /table/i.test(s.file) || TABLE_MARKERS.some((m) => code(s.file).includes(m)));
     report.add({
       section: 'bundle',
       figure: 'no table code on sign-in',
@@ -115,6 +152,7 @@ export async function runBundle(report: Report, o: { repoRoot: string; skipBuild
       const p = await ctx2.newPage();
       try {
         await p.goto(url, { waitUntil: 'load', timeout: 30_000 });
+        await signedInPageShown(p);
         return await scripts(p);
       } finally {
         await p.close();
@@ -123,15 +161,10 @@ export async function runBundle(report: Report, o: { repoRoot: string; skipBuild
     const shell = await coldLoad(home);
     row(`shell + workbench ${new URL(home).pathname}`, shell, TARGETS.shell);
 
-    // 3. Each menu route cold; its own chunks are those not loaded by every route (the common shell).
-    const menuPage = await ctx2.newPage();
-    await menuPage.goto(home, { waitUntil: 'networkidle', timeout: 30_000 });
-    const titles = menuPage.locator('.ant-menu-submenu-title');
-    for (let i = 0, n = Math.min(await titles.count(), 30); i < n; i++) await titles.nth(i).click().catch(() => undefined);
-    await menuPage.waitForTimeout(500);
-    const hrefs = await menuPage.$$eval('.ant-menu a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
-    await menuPage.close();
-    const routes = [...new Set(hrefs.filter((h) => h.startsWith(gw.origin)))].slice(0, 40);
+    // 3. Each signed-in page route cold; its own chunks are those not loaded by every route (the common shell).
+    const routes = signedInPaths(o.repoRoot)
+      .map((p) => new URL(p, gw.origin).href)
+      .slice(0, 40);
     const loads = new Map<string, Script[]>();
     for (const url of routes) loads.set(url, await coldLoad(url));
     let common = new Set(shell.map((s) => s.file));
@@ -149,7 +182,7 @@ export async function runBundle(report: Report, o: { repoRoot: string; skipBuild
         note: top ? `${top.file}, gzip -9 ${fmtBytes(gz.get(top.file) ?? 0)}; ${own.length} own files ${fmtBytes(sum(own, 'encoded'))}` : 'no own chunk',
       });
     }
-    if (!routes.length) report.note('no menu links found: route chunks not measured');
+    if (!routes.length) report.note('no signed-in routes found in schemas/routes.json: route chunks not measured');
 
     // 4. Compression and caching of the JS responses.
     const all = [...headers.values()];

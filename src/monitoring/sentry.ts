@@ -1,6 +1,6 @@
 /**
  * Error reporting (spec §8, §9): on only in production builds, for the 'production' environment, with a DSN.
- * @sentry/browser is loaded with a dynamic import() only then, so it never weighs on the main bundle.
+ * @sentry/browser (the parts in ./sdk) is loaded with a dynamic import() only then, so it never weighs on the main bundle.
  */
 export const SENTRY_RELEASE = 'business-app@1.0.0';
 export const TRACES_SAMPLE_RATE = 1;
@@ -26,7 +26,7 @@ export interface SentryOptions {
   ignoreErrors: string[];
 }
 
-type SentryModule = typeof import('@sentry/browser');
+type SentryModule = typeof import('./sdk');
 
 /** True in a Vite production build (import.meta.env.PROD); false under the dev server and in tests. */
 export function isProductionBuild(): boolean {
@@ -58,7 +58,7 @@ let loading: Promise<boolean> | undefined;
 export function initMonitoring(
   config: MonitoringConfig,
   productionBuild: boolean = isProductionBuild(),
-  load: () => Promise<SentryModule> = () => import('@sentry/browser'),
+  load: () => Promise<SentryModule> = () => import('./sdk'),
 ): Promise<boolean> {
   const options = sentryOptions(config, productionBuild);
   if (!options.enabled) return Promise.resolve(false);

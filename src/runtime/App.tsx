@@ -7,15 +7,20 @@ import type { RootStore } from '../stores/root';
 import { PersistLayout } from './layouts/PersistLayout';
 import { BasicLayout } from './layouts/BasicLayout';
 import { AccessLayout } from './layouts/AccessLayout';
-import { MenuLayout } from './layouts/MenuLayout';
-import { MineLayout } from './layouts/MineLayout';
 import { Loading } from './layouts/Loading';
 import { PublicPage } from './pages/PublicPage';
-import { RouteView } from './nav/RouteView';
+import { lazyWithRetry as lazy } from './errors';
 import { NotFound } from './nav/NotFound';
 import { OldPathRedirect, SectionRedirect } from './nav/Redirects';
 import { groupRoutes } from './nav/tree';
 import { useDocumentTitle } from './nav/useDocumentTitle';
+
+// The signed-in frame (ProLayout, header menus, breadcrumb) is not part of the sign-in page's code: each
+// layout loads in its own chunk, together with the page view it renders, the first time it is shown.
+const signedInView = () => import('./nav/RouteView');
+const MineLayout = lazy(() => Promise.all([import('./layouts/MineLayout'), signedInView()]).then(([m]) => ({ default: m.MineLayout })));
+const MenuLayout = lazy(() => Promise.all([import('./layouts/MenuLayout'), signedInView()]).then(([m]) => ({ default: m.MenuLayout })));
+const RouteView = lazy(() => signedInView().then((m) => ({ default: m.RouteView })));
 
 function PublicRoute({ route }: { route: RouteNode }) {
   useDocumentTitle(route.title);
@@ -32,7 +37,7 @@ function sectionRoutes(layout: 'menu' | 'mine') {
   return [
     ...flattenRoutes(tops)
       .filter((r) => r.page)
-      .map((r) => <Route key={r.path} path={r.path} element={<RouteView route={r} />} />),
+      .map((r) => <Route key={r.path} path={r.path} element={<Suspense fallback={<Loading />}><RouteView route={r} /></Suspense>} />),
     ...groupRoutes(tops).map((g) => <Route key={g.path} path={g.path} element={<SectionRedirect node={g} />} />),
   ];
 }
@@ -65,8 +70,8 @@ export function App({ store, basename }: { store: RootStore; basename: string })
             ))}
             <Route path="/" element={<Navigate to={routesFile.defaultPath} replace />} />
             <Route element={<AccessLayout />}>
-              <Route element={<MineLayout />}>{sectionRoutes('mine')}</Route>
-              <Route element={<MenuLayout />}>{sectionRoutes('menu')}</Route>
+              <Route element={<Suspense fallback={<Loading />}><MineLayout /></Suspense>}>{sectionRoutes('mine')}</Route>
+              <Route element={<Suspense fallback={<Loading />}><MenuLayout /></Suspense>}>{sectionRoutes('menu')}</Route>
             </Route>
             <Route path="*" element={<NotFound />} />
           </Routes>

@@ -66,7 +66,7 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     const firstRow = await rows.first().innerText();
     expect(firstRow).toContain(body.data.list[0].orderNo);
     expect(await page.locator('.ant-pagination').innerText()).toContain(`共 ${body.data.total} 条`);
-    expect(await page.locator('.ant-pagination-options').innerText()).toContain('30 条/页');
+    expect(await page.locator('.ant-pagination-options').innerText()).toContain('30 / page');
     await expect.poll(() => page.title()).toMatch(/^订单管理 · /);
 
     // Menu: hidden entries (order detail) are not listed, visible ones are.

@@ -68,22 +68,22 @@ describe('ConsoleTable', () => {
     expect(seen[0]).toEqual({ current: 1, pageSize: 30 });
     expect(screen.getByText('投保人30')).toBeTruthy();
     expect(screen.queryByText('投保人31')).toBeNull();
-    expect(document.querySelector('.ant-pagination-options-quick-jumper')?.textContent).toContain('跳至');
+    expect(document.querySelector('.ant-pagination-options-quick-jumper')?.textContent).toContain('Go to');
     // Open the page-size changer and check the options.
     const sizeSelect = document.querySelector('.ant-pagination-options .ant-select-selector') as HTMLElement;
-    expect(sizeSelect.textContent).toContain('30 条/页');
+    expect(sizeSelect.textContent).toContain('30 / page');
     fireEvent.mouseDown(sizeSelect);
-    await waitFor(() => expect(screen.getAllByText('50 条/页').length).toBeGreaterThan(0));
-    expect(screen.getAllByText('30 条/页').length).toBeGreaterThan(0);
-    expect(screen.getAllByText('100 条/页').length).toBeGreaterThan(0);
+    await waitFor(() => expect(screen.getAllByText('50 / page').length).toBeGreaterThan(0));
+    expect(screen.getAllByText('30 / page').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('100 / page').length).toBeGreaterThan(0);
     // Next page fetches page 2 with the same size.
-    fireEvent.click(screen.getByTitle('下一页'));
+    fireEvent.click(screen.getByTitle('Next Page'));
     await waitFor(() => expect(screen.getByText('投保人45')).toBeTruthy());
     expect(seen[seen.length - 1]).toEqual({ current: 2, pageSize: 30 });
     // A new page size starts again on page 1.
     fireEvent.mouseDown(document.querySelector('.ant-pagination-options .ant-select-selector') as HTMLElement);
     const option50 = await waitFor(() => {
-      const el = document.querySelector<HTMLElement>('.ant-select-item-option[title="50 条/页"]');
+      const el = document.querySelector<HTMLElement>('.ant-select-item-option[title="50 / page"]');
       expect(el).not.toBeNull();
       return el!;
     });

@@ -51,7 +51,7 @@ export async function setLanguage(lang: Language): Promise<void> {
   await i18n.changeLanguage(lang);
 }
 
-/** The pagination labels (antd Pagination `locale`) of a language: zh-CN in Chinese, en-US as spec §9 gives them. */
+/** The pagination labels (antd Pagination `locale`) of a language: the ones spec §9 gives, in both languages. */
 export function paginationLabels(lang: Language = currentLanguage()) {
   const t = i18n.getFixedT(lang);
   const keys = ['items_per_page', 'jump_to', 'page', 'prev_page', 'next_page', 'page_size'] as const;

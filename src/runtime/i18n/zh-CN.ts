@@ -11,13 +11,15 @@ const zhCN = {
     logout: '退出登录',
     loggedOut: '已退出登录',
   },
+  // The specification (§9) gives these pagination labels in English for the console; only the total
+  // reads in Chinese (共 N 条). Kept as the spec spells them, in every language.
   pagination: {
-    items_per_page: '条/页',
-    jump_to: '跳至',
-    page: '页',
-    prev_page: '上一页',
-    next_page: '下一页',
-    page_size: '每页条数',
+    items_per_page: '/ page',
+    jump_to: 'Go to',
+    page: 'Page',
+    prev_page: 'Previous Page',
+    next_page: 'Next Page',
+    page_size: 'Page Size',
     total: '共 {{total}} 条',
     totalEstimated: '约 {{total}} 条',
   },

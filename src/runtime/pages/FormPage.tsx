@@ -1,65 +1,27 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Button, Card, Input, Select, Space, Upload } from 'antd';
+import { Alert, Button, Card, Select, Space, Upload } from 'antd';
 import { message } from '../feedback';
 import { UploadOutlined } from '@ant-design/icons';
 import { createForm, onFieldInputValueChange, onFormSubmitStart, type Form as FormilyForm } from '@formily/core';
 import { createSchemaField, useForm, observer as formilyObserver } from '@formily/react';
-import {
-  ArrayTable,
-  DatePicker,
-  Form,
-  FormButtonGroup,
-  FormItem,
-  Input as FInput,
-  NumberPicker,
-  Password,
-  Select as FSelect,
-  Submit,
-  Switch,
-} from '@formily/antd-v5';
-import type { FormField, FormSchema } from '../../schema/types';
-import { errorLine } from '../fieldErrors';
-import { api, ApiError, newIdempotencyKey } from '../../services/request';
+import { Form, FormButtonGroup, FormItem, Input as FInput, Password, Select as FSelect, Submit, Switch } from '@formily/antd-v5';
+import type { FormSchema } from '../../schema/types';
+import { api, ApiError } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
+import { csvToRows, type RosterColumn } from '../validators';
+import { CONFIRM_MISMATCH, confirmMismatch, labelLookup, payloadOf, sendForm, type ServerError } from './formSubmit';
+import { FormErrorSummary } from './FormErrorSummary';
 import { ConfirmCost } from './ConfirmCost';
-import { csvToRows, PHONE_RE, type RosterColumn } from '../validators';
+import { SmsCodeInput as SmsInput, type SmsCodeInputProps } from './SmsCodeInput';
+import { lazyWithRetry } from '../errors';
+import { Loading } from '../layouts/Loading';
+import { needsHeavyInputs } from './formInputs';
 
-/** "获取验证码" next to the code input: sends the SMS for the form's phone, then counts down. */
-const SmsCodeInput = formilyObserver(function SmsCodeInput(props: { value?: string; onChange?: (v: string) => void; placeholder?: string }) {
+/** The shared SMS code input, reading the phone from the Formily form. */
+const SmsCodeInput = formilyObserver(function FormilySmsCodeInput(props: Omit<SmsCodeInputProps, 'phone'>) {
   const form = useForm();
-  const [left, setLeft] = useState(0);
-  const [sending, setSending] = useState(false);
-  useEffect(() => {
-    if (left <= 0) return;
-    const t = setTimeout(() => setLeft(left - 1), 1000);
-    return () => clearTimeout(t);
-  }, [left]);
-  const send = async () => {
-    const phone = String(form.values.phone ?? '');
-    if (!PHONE_RE.test(phone)) {
-      message.error('请先输入正确的 11 位手机号');
-      return;
-    }
-    setSending(true);
-    try {
-      await api.post('/api/auth/sms-code', { phone });
-      message.success('验证码已发送');
-      setLeft(60);
-    } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '验证码发送失败');
-    } finally {
-      setSending(false);
-    }
-  };
-  return (
-    <Space.Compact style={{ width: '100%' }}>
-      <Input value={props.value} onChange={(e) => props.onChange?.(e.target.value)} placeholder={props.placeholder ?? '短信验证码'} maxLength={6} />
-      <Button onClick={send} disabled={left > 0} loading={sending}>
-        {left > 0 ? `${left} 秒后重发` : '获取验证码'}
-      </Button>
-    </Space.Compact>
-  );
+  return <SmsInput {...props} phone={() => String(form.values.phone ?? '')} />;
 });
 
 /** Imports a CSV/TSV roster file into the surrounding ArrayTable (rows are appended). */
@@ -111,30 +73,13 @@ function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (
   return <Select mode={props.mode} options={options} value={props.value} onChange={props.onChange} showSearch allowClear style={{ width: '100%' }} />;
 }
 
-const SchemaField = createSchemaField({
-  components: { FormItem, Input: FInput, Password, NumberPicker, DatePicker, Select: FSelect, Switch, ArrayTable, SmsCodeInput, RowsImport, RemoteSelect },
-});
+const LIGHT_INPUTS = { FormItem, Input: FInput, Password, Select: FSelect, Switch, SmsCodeInput, RowsImport, RemoteSelect };
+const SchemaField = createSchemaField({ components: LIGHT_INPUTS });
+/** The same plus the roster table and date/number pickers, loaded in their own chunk by forms that need them. */
+const FullSchemaField = lazyWithRetry(() =>
+  import('./formInputsHeavy').then((m) => ({ default: createSchemaField({ components: { ...LIGHT_INPUTS, ...m.HEAVY_INPUTS } }) })),
+);
 
-/** Checks a confirmation input (confirmOf) against the field it repeats; returns the mismatching input. */
-function confirmMismatch(schema: FormSchema, values: Record<string, unknown>): string | undefined {
-  const confirm = schema.fields.find((f) => f.confirmOf);
-  if (confirm && values[confirm.confirmOf!] !== values[confirm.name]) return confirm.name;
-  return undefined;
-}
-
-/** Label of a gateway field path: 'rows[0].name' → the roster column title, 'phone' → 手机号; unknown → undefined (never the key). */
-function labelLookup(fields: FormField[]) {
-  return (path: string): string | undefined => {
-    const m = /^(\w+)(?:\[\d+\]\.(\w+))?$/.exec(path);
-    if (!m) return undefined;
-    const f = fields.find((x) => x.name === m[1]);
-    if (!m[2]) return f?.title;
-    const col = f?.columns?.find((c) => c.name === m[2]) ?? fields.find((x) => x.name === m[2]);
-    return col?.title;
-  };
-}
-
-type ServerError = { field: string; message: string };
 type FieldLike = { address: { toString(): string }; selfErrors?: string[] };
 
 export interface FormPageProps {
@@ -194,12 +139,11 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
     const mismatch = confirmMismatch(schema, values);
     if (mismatch) {
       form.setFieldState(mismatch, (st) => {
-        (st as { selfErrors?: string[] }).selfErrors = ['两次输入的密码不一致'];
+        (st as { selfErrors?: string[] }).selfErrors = [CONFIRM_MISMATCH];
       });
       return;
     }
-    const confirmOnly = new Set(schema.fields.filter((f) => f.confirmOf).map((f) => f.name));
-    const payload = Object.fromEntries(Object.entries(values).filter(([k]) => !confirmOnly.has(k)));
+    const payload = payloadOf(schema, values);
     // A submission that costs money shows its cost first and is sent only once the user confirms it.
     if (schema.quote) setCostFor({ payload, values });
     else await send(payload, values);
@@ -207,14 +151,8 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
 
   const send = async (payload: Record<string, unknown>, values: Record<string, unknown>) => {
     submitting.current = true;
-    // One Idempotency-Key per submit: sending the same content again (e.g. after a network error) reuses
-    // it, so the gateway answers with the first result instead of charging twice.
-    const body = JSON.stringify(payload);
-    if (submitKey.current?.body !== body) submitKey.current = { body, key: newIdempotencyKey() };
-    const opts = { idempotencyKey: submitKey.current.key };
     try {
-      const result = await (schema.submit.method === 'PUT' ? api.put(schema.submit.api, payload, opts) : api.post(schema.submit.api, payload, opts));
-      submitKey.current = undefined;
+      const result = await sendForm(schema, payload, submitKey);
       if (onSubmitted) onSubmitted(result, values);
       else {
         message.success(schema.successMessage ?? '提交成功');
@@ -244,26 +182,14 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
   const body = (
     <Form form={form} layout="vertical" onAutoSubmit={submit} onAutoSubmitFailed={() => { /* field errors are shown on the fields */ }}>
       {schema.description && <Alert type="info" showIcon message={schema.description} style={{ marginBottom: 16 }} />}
-      <SchemaField schema={formilySchema} />
-      {formError && (
-        <Alert
-          type="error"
-          showIcon
-          role="alert"
-          message={formError}
-          description={
-            serverErrors.length > 0 ? (
-              <ul style={{ margin: 0, paddingLeft: 18 }}>
-                {serverErrors.slice(0, 20).map((x) => (
-                  <li key={`${x.field}:${x.message}`}>{errorLine(x, labelOf)}</li>
-                ))}
-                {serverErrors.length > 20 && <li>……共 {serverErrors.length} 处错误</li>}
-              </ul>
-            ) : undefined
-          }
-          style={{ marginBottom: 16 }}
-        />
+      {needsHeavyInputs(schema.fields) ? (
+        <Suspense fallback={<Loading />}>
+          <FullSchemaField schema={formilySchema} />
+        </Suspense>
+      ) : (
+        <SchemaField schema={formilySchema} />
       )}
+      {formError && <FormErrorSummary message={formError} errors={serverErrors} labelOf={labelOf} />}
       <FormButtonGroup>
         <Submit block={bare} size={bare ? 'large' : 'middle'}>
           {schema.submit.label ?? '提交'}

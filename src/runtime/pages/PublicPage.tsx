@@ -1,15 +1,21 @@
+import { Suspense, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { Card, Typography } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { message } from '../feedback';
-import type { RouteNode } from '../../schema/types';
+import type { FormSchema, RouteNode } from '../../schema/types';
 import { getDetail, getForm, routesFile } from '../../schema/registry';
 import { useStores } from '../context';
 import type { Business } from '../../stores/user';
 import { safeRedirect } from '../nav/tree';
 import { brandName } from '../layouts/Brand';
 import { LazyDetailPage as DetailPage, LazyFormPage as FormPage } from './lazy';
-import { BusinessPicker } from './custom/BusinessPicker';
+import { lazyWithRetry } from '../errors';
+import { Loading } from '../layouts/Loading';
+import { isPublicForm, PublicForm } from './PublicForm';
+import { PublicCard } from './PublicCard';
+
+// Shown only after the password step: not part of the sign-in page's first load.
+const BusinessPicker = lazyWithRetry(() => import('./custom/BusinessPicker').then((m) => ({ default: m.BusinessPicker })));
 
 interface LoginResult {
   token: string;
@@ -25,6 +31,11 @@ function rememberedCompanyId(): string {
   } catch {
     return '';
   }
+}
+
+/** Sign-in and set-password are drawn with antd Form (small first load); other public forms with FormPage. */
+function PublicFormView(props: { schema: FormSchema; bare: true; onSubmitted: (result: unknown) => void; extra: ReactNode }) {
+  return isPublicForm(props.schema) ? <PublicForm {...props} /> : <FormPage {...props} />;
 }
 
 /**
@@ -70,17 +81,13 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
 
   return (
     <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#e6f4ff,#f5f5f5)' }}>
-      <Card style={{ width: choosing ? 560 : 420 }}>
-        <Typography.Title level={3} style={{ textAlign: 'center' }}>
-          {choosing ? '选择企业' : schema.title}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-          {brandName}
-        </Typography.Paragraph>
+      <PublicCard style={{ width: choosing ? 560 : 420 }} title={choosing ? '选择企业' : schema.title} subtitle={brandName}>
         {choosing ? (
-          <BusinessPicker businesses={user.businessList} onPick={enter} />
+          <Suspense fallback={<Loading />}>
+            <BusinessPicker businesses={user.businessList} onPick={enter} />
+          </Suspense>
         ) : (
-          <FormPage
+          <PublicFormView
             schema={schema}
             bare
             onSubmitted={onSubmitted}
@@ -92,7 +99,7 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
             }
           />
         )}
-      </Card>
+      </PublicCard>
     </div>
   );
 });
