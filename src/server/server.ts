@@ -8,6 +8,7 @@ import { createApp, normalizeBasePath } from './http/app.ts';
 import type { Limits, TestHooks } from './http/types.ts';
 import { openDb, type Db } from './db.ts';
 import { migrate } from './migrate.ts';
+import { applyUploadDdl } from './files/ddl.ts';
 import { seed } from './seed.ts';
 import { devSmsProvider, isProduction, type SmsProvider } from './services/sms.ts';
 
@@ -101,6 +102,7 @@ export async function migrateAll(db: Db, schemaRoot: string): Promise<void> {
   const { registry, migrationsDir } = loadEntities(schemaRoot);
   await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
   await applyMoneyDdl(db);
+  await applyUploadDdl(db);
 }
 
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {

@@ -8,6 +8,7 @@ import authRoutes from '../routes/auth.ts';
 import businessLegacyRoutes from '../routes/business-legacy.ts';
 import contentRoutes from '../routes/content.ts';
 import insureFormRoutes from '../routes/insure-forms.ts';
+import insureUploadRoutes from '../routes/insure-upload.ts';
 import overviewRoutes from '../routes/overview.ts';
 import planRoutes from '../routes/plans.ts';
 import settingsRoutes from '../routes/settings.ts';
@@ -160,6 +161,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(overviewRoutes);
     await api.register(contentRoutes);
     await api.register(insureFormRoutes);
+    await api.register(insureUploadRoutes);
     await api.register(businessLegacyRoutes);
   });
 
