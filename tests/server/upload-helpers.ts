@@ -32,7 +32,7 @@ export async function upload(
 ): Promise<Res> {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  if (file) fd.append('file', new Blob([file.bytes]), file.name);
+  if (file) fd.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
   const origin = c.server.url.replace(/\/$/, '');
   const res = await fetch(`${origin}/api/insure-uploads`, {
     method: 'POST',
