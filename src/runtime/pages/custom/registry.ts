@@ -17,5 +17,6 @@ export const CUSTOM_PAGES: Record<string, ComponentType> = {
   InvoiceManage: lazy(() => import('./InvoiceManage').then((m) => ({ default: m.InvoiceManage }))),
   InsurePersonManage: lazy(() => import('./InsurePersonManage').then((m) => ({ default: m.InsurePersonManage }))),
   InsuredRecord: lazy(() => import('./InsuredRecord').then((m) => ({ default: m.InsuredRecord }))),
+  UploadInsurance: lazy(() => import('./UploadInsurance').then((m) => ({ default: m.UploadInsurance }))),
   ClaimApply: lazy(() => import('./ClaimApply').then((m) => ({ default: m.ClaimApply }))),
 };
