@@ -51,6 +51,30 @@ function ParseStatus({ state }: { state: ReturnType<typeof useRosterUpload>['sta
   return null;
 }
 
+/** Tabs with live counts: the only part of the page that re-renders when a count changes. */
+function RosterTabs({ store, tab, onChange }: { store: RosterStore; tab: 'all' | RowStatus; onChange(t: 'all' | RowStatus): void }) {
+  const counts = useSyncExternalStore(store.subscribeCounts, store.getCounts);
+  const items = [
+    { key: 'all', label: `全部 ${counts.total}` },
+    { key: 'valid', label: `有效 ${counts.valid}` },
+    { key: 'error', label: `有误 ${counts.errors}` },
+    { key: 'duplicate', label: `重复 ${counts.duplicates}` },
+  ];
+  return <Tabs activeKey={tab} onChange={(k) => onChange(k as 'all' | RowStatus)} items={items} />;
+}
+
+function ConfirmBar({ store, busy, onConfirm }: { store: RosterStore; busy: boolean; onConfirm(): void }) {
+  const counts = useSyncExternalStore(store.subscribeCounts, store.getCounts);
+  return (
+    <Space style={{ marginTop: 16 }}>
+      <Button type="primary" size="large" disabled={busy || counts.valid === 0} onClick={onConfirm}>
+        确认投保（{counts.valid} 人）
+      </Button>
+      {counts.total > counts.valid ? <Typography.Text type="warning">有误或重复的 {counts.total - counts.valid} 行不会投保</Typography.Text> : null}
+    </Space>
+  );
+}
+
 export function UploadInsurance() {
   const form = getForm('insure-roster');
   const store = useRosterStore();
@@ -62,12 +86,12 @@ export function UploadInsurance() {
   const [startDate, setStartDate] = useState<string>();
   const [tab, setTab] = useState<'all' | RowStatus>('all');
   const { state, start } = useRosterUpload(store, config);
-  const counts = useSyncExternalStore(store.subscribeCounts, store.getCounts);
-  const [dialog, setDialog] = useState<{ open: boolean; quote: QuoteView | null; loading: boolean; submitting: boolean; error?: string }>({
+  const [dialog, setDialog] = useState<{ open: boolean; quote: QuoteView | null; loading: boolean; submitting: boolean; leftOut: number; error?: string }>({
     open: false,
     quote: null,
     loading: false,
     submitting: false,
+    leftOut: 0,
   });
   const confirmKey = useRef('');
   const planField = form.fields.find((f) => f.name === 'planName');
@@ -93,11 +117,12 @@ export function UploadInsurance() {
   const download = (url: string, name: string) => downloadWithAuth(url, auth, name).catch((e: unknown) => message.error(e instanceof Error ? e.message : '下载失败'));
 
   const openConfirm = async () => {
+    const counts = store.getCounts();
     if (!planName || !startDate) return message.error('请先选择保险方案和起保日期');
     if (counts.valid === 0) return message.error('没有可投保的人员，请先修改有误的行');
     if (config && counts.valid > config.maxBatchRows) return message.error(`每批最多 ${config.maxBatchRows} 人，当前有效 ${counts.valid} 人，请拆分后分批上传`);
     confirmKey.current = newIdempotencyKey();
-    setDialog({ open: true, quote: null, loading: true, submitting: false });
+    setDialog({ open: true, quote: null, loading: true, submitting: false, leftOut: counts.total - counts.valid });
     try {
       const quote = await getQuote(planName, startDate, counts.valid);
       setDialog((d) => ({ ...d, quote, loading: false }));
@@ -134,13 +159,6 @@ export function UploadInsurance() {
       setDialog((d) => ({ ...d, submitting: false, error: err?.message ?? '投保失败，请重试' }));
     }
   };
-
-  const tabItems = [
-    { key: 'all', label: `全部 ${counts.total}` },
-    { key: 'valid', label: `有效 ${counts.valid}` },
-    { key: 'error', label: `有误 ${counts.errors}` },
-    { key: 'duplicate', label: `重复 ${counts.duplicates}` },
-  ];
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="roster-upload">
@@ -211,18 +229,12 @@ export function UploadInsurance() {
             description={state.unknownHeaders.length ? `以下列未识别，已忽略：${state.unknownHeaders.join('、')}` : undefined}
           />
         ) : null}
-        <Tabs activeKey={tab} onChange={(k) => setTab(k as typeof tab)} items={tabItems} />
+        <RosterTabs store={store} tab={tab} onChange={setTab} />
         <RosterEditor store={store} filter={tab === 'all' ? undefined : tab} />
-        <Space style={{ marginTop: 16 }}>
-          <Button type="primary" size="large" disabled={busy || counts.valid === 0} onClick={() => void openConfirm()}>
-            确认投保（{counts.valid} 人）
-          </Button>
-          {counts.total > counts.valid ? <Typography.Text type="warning">有误或重复的 {counts.total - counts.valid} 行不会投保</Typography.Text> : null}
-        </Space>
+        <ConfirmBar store={store} busy={busy} onConfirm={() => void openConfirm()} />
       </Card>
       <ConfirmDialog
         {...dialog}
-        leftOut={counts.total - counts.valid}
         onOk={() => void submit()}
         onCancel={() => setDialog((d) => ({ ...d, open: false }))}
       />

@@ -256,7 +256,11 @@ export class RosterStore {
     this.countsQueued = true;
     const run = () => {
       this.countsQueued = false;
-      this.countsSnapshot = this.computeCounts();
+      const next = this.computeCounts();
+      const prev = this.countsSnapshot;
+      // Most keystrokes change no count: then nobody is told (the summary does not re-render).
+      if (next.total === prev.total && next.valid === prev.valid && next.errors === prev.errors && next.duplicates === prev.duplicates) return;
+      this.countsSnapshot = next;
       this.countListeners.forEach((fn) => fn());
     };
     if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
