@@ -119,7 +119,8 @@ export class RosterStore {
     for (const r of rows) {
       const id = this.nextId++;
       const values = Object.fromEntries(this.columns.map((c) => [c.key, r.values[c.key] ?? '']));
-      const row: EditorRow = { id, row: r.row, values, errors: r.errors ?? {}, insured: r.insured, status: 'valid' };
+      // The gateway's messages (e.g. a template example row) over the same rules run here.
+      const row: EditorRow = { id, row: r.row, values, errors: { ...this.check(values), ...r.errors }, insured: r.insured, status: 'valid' };
       this.rows.set(id, row);
       this.order.push(id);
       this.group(keyOf(values.idCard)).push(id);
@@ -131,7 +132,7 @@ export class RosterStore {
   addRow(): number {
     const id = this.nextId++;
     const values = Object.fromEntries(this.columns.map((c) => [c.key, '']));
-    this.rows.set(id, { id, row: null, values, errors: {}, status: 'valid' });
+    this.rows.set(id, { id, row: null, values, errors: this.check(values), status: 'valid' });
     this.order.push(id);
     this.group('').push(id);
     this.rows.set(id, this.withStatus(this.rows.get(id)!));
