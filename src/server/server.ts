@@ -7,6 +7,7 @@ import { createApp, normalizeBasePath } from './http/app.ts';
 import type { Limits, TestHooks } from './http/types.ts';
 import { openDb, type Db } from './db.ts';
 import { migrate } from './migrate.ts';
+import { applyUploadDdl } from './files/ddl.ts';
 import { seed } from './seed.ts';
 import { devSmsProvider, isProduction, type SmsProvider } from './services/sms.ts';
 
@@ -97,6 +98,7 @@ export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT): Promis
   await applyMoneyDdl(db);
   // Persons stored before the automatic-insurance status existed get the status their information implies.
   await backfillAutoStatus(db, earliestCoverStart());
+  await applyUploadDdl(db);
 }
 
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {

@@ -23,10 +23,10 @@ async function batchTotal(): Promise<number> {
   return b.data.total;
 }
 
-describe('roster insurance in the browser', () => {
+describe('roster typed into the editor (no file)', () => {
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN' });
+    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 1000 } });
     auth = await signInToFirstBusiness(page, baseUrl);
   });
 
@@ -34,40 +34,44 @@ describe('roster insurance in the browser', () => {
     await browser?.close();
   });
 
-  it('imports a CSV roster, blocks a bad ID without storing anything, then insures after the fix', async () => {
+  it('checks rows while typing (bad ID, duplicate), keeps them out, then insures after the fix', async () => {
     const before = await batchTotal();
     await page.goto(`${baseUrl}${P.roster}`);
-
-    await page.locator('.ant-select').first().click();
+    await page.getByTestId('roster-upload').waitFor();
+    await page.getByTestId('plan-select').click();
     await page.locator('.ant-select-item-option').first().click();
-    const date = page.getByPlaceholder('请选择日期');
-    await date.click();
-    await date.fill('2026-12-01');
-    await date.press('Enter');
 
     const good = idCard('19900307', 11);
-    const bad = `${idCard('19910412', 12).slice(0, 17)}${idCard('19910412', 12).endsWith('0') ? '1' : '0'}`;
-    const csv = `姓名,身份证号,手机号,工种\n张伟,${good},13912345678,仓储分拣\n李娜,${bad},13812345679,配送骑手\n`;
-    await page.locator('input[type=file]').setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(2);
-
-    await page.getByRole('button', { name: '提交投保' }).click();
-    await expect.poll(() => page.getByText('身份证号不正确').count()).toBeGreaterThan(0);
-    expect(new URL(page.url()).pathname).toBe(P.roster);
+    const fixed = idCard('19910412', 12);
+    const bad = `${fixed.slice(0, 17)}${fixed.endsWith('0') ? '1' : '0'}`;
+    for (let i = 0; i < 3; i++) await page.getByRole('button', { name: '添加一行' }).click();
+    const rows = page.getByTestId('roster-row');
+    await expect.poll(() => rows.count()).toBe(3);
+    const fill = async (i: number, name: string, id: string) => {
+      await rows.nth(i).locator('input[data-col=name]').fill(name);
+      await rows.nth(i).locator('input[data-col=idCard]').fill(id);
+    };
+    await fill(0, '张伟', good);
+    await fill(1, '李娜', bad);
+    await fill(2, '王芳', good);
+    await expect.poll(() => rows.nth(1).getAttribute('data-status')).toBe('error');
+    expect(await rows.nth(1).innerText()).toContain('身份证号不正确');
+    await expect.poll(() => rows.nth(2).getAttribute('data-status')).toBe('duplicate');
+    expect(await rows.nth(2).innerText()).toContain('与第 1 条重复');
+    await expect.poll(() => page.getByRole('button', { name: /确认投保（1 人）/ }).count()).toBe(1);
     expect(await batchTotal()).toBe(before);
 
-    // Fix the second person's ID in the table and submit again.
-    const fixed = idCard('19910412', 12);
-    const cell = page.locator('.ant-table-tbody tr.ant-table-row').nth(1).locator('input').nth(1);
-    await cell.fill(fixed);
-    await page.getByRole('button', { name: '提交投保' }).click();
-    await page.waitForURL(/\/query-history-form$/, { timeout: 20000 });
+    // Fix the ID, remove the duplicate, confirm with the cost shown.
+    await rows.nth(1).locator('input[data-col=idCard]').fill(fixed);
+    await rows.nth(2).getByRole('button', { name: /删除/ }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByRole('button', { name: /确认投保（2 人）/ }).click();
+    await page.getByTestId('cost-breakdown').waitFor();
+    expect(await page.getByTestId('cost-breakdown').innerText()).toContain('2 人 × 12 个月');
+    await page.getByRole('button', { name: '确认并扣费' }).click();
+    await page.waitForURL(/\/query-history-form\/\d+$/, { timeout: 20000 });
     expect(await batchTotal()).toBe(before + 1);
-
-    const latest = (await (await fetch(`${baseUrl}/api/insure-batches?current=1&pageSize=1&sortField=createdAt&sortOrder=descend`, { headers: auth })).json()) as {
-      data: { list: Array<{ batchNo: string; total: number; source: string }> };
-    };
-    expect(latest.data.list[0]).toMatchObject({ total: 2, source: 'roster' });
-    await expect.poll(() => page.locator('.ant-table-tbody').innerText(), { timeout: 15000 }).toContain(latest.data.list[0].batchNo);
+    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count(), { timeout: 15000 }).toBe(2);
+    await expect.poll(() => page.locator('.ant-descriptions').first().innerText(), { timeout: 15000 }).toContain('在线录入');
   });
 });

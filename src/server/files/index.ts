@@ -8,4 +8,5 @@ export * from './roster-map.ts';
 export * from './roster-validate.ts';
 export * from './roster-columns.ts';
 export * from './workbooks.ts';
+export * from './roster-schema.ts';
 export { parseRosterInWorker, setMaxParallelParses, type ParseRosterOptions, type ParseTask, type ValidatorModuleRef } from './parse-in-worker.ts';

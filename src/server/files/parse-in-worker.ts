@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type Preview, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
+import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
 import type { ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
 
 export { MAX_BYTES, MAX_ROWS, SheetError };
@@ -21,13 +21,17 @@ export interface ParseRosterOptions {
   timeoutMs?: number;
   /** Heap limit of the worker (default 1536 MB): a hostile file cannot take the gateway down. */
   maxHeapMb?: number;
+  /** Also return every row's values in column order (ParsedRoster.rows / rowNumbers). */
+  rowsOut?: boolean;
+  /** Also build the error workbook (ParsedRoster.errorWorkbook) when a row has an error or duplicate. */
+  errorWorkbook?: boolean;
 }
 
 export interface ParseTask {
   /** Register a progress listener ({ done, total, percent } at least every 1,000 rows). */
   onProgress(cb: (p: Progress) => void): ParseTask;
   /** The preview; rejects with a SheetError whose message is for the user. */
-  result: Promise<Preview>;
+  result: Promise<ParsedRoster>;
   /** Stop the parse (result rejects with code 'INTERNAL'). */
   cancel(): void;
 }
@@ -68,7 +72,7 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
   let cancelled = false;
   let stop: (() => void) | undefined;
 
-  const result = (async (): Promise<Preview> => {
+  const result = (async (): Promise<ParsedRoster> => {
     const maxBytes = opts.maxBytes ?? MAX_BYTES;
     if (opts.buffer.length > maxBytes) throw new SheetError('TOO_LARGE', tooLargeMessage(maxBytes));
     await acquire();
@@ -84,15 +88,17 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
         existingKeys: opts.existingKeys ? [...opts.existingKeys] : undefined,
         validatorModule: opts.validatorModule,
         maxRows: opts.maxRows ?? MAX_ROWS,
+        rowsOut: opts.rowsOut,
+        errorWorkbook: opts.errorWorkbook,
       };
-      return await new Promise<Preview>((resolve, reject) => {
+      return await new Promise<ParsedRoster>((resolve, reject) => {
         const worker = new Worker(BOOT, {
           workerData: { entry: ENTRY, job },
           transferList: [bytes.buffer as ArrayBuffer],
           resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb ?? 1536 },
         });
         let settled = false;
-        const finish = (err: SheetError | null, preview?: Preview) => {
+        const finish = (err: SheetError | null, preview?: ParsedRoster) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);

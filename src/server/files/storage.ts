@@ -182,3 +182,12 @@ export async function streamToBuffer(stream: Readable, maxBytes = Infinity): Pro
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * The gateway's file storage. Today the local disk under defaultFilesDir(); to use an S3-compatible
+ * object store, implement FileStorage with PutObject/GetObject/HeadObject/DeleteObject and return it
+ * here (see docs/roster-upload.md). Callers only ever see the interface.
+ */
+export function createFileStorage(env: NodeJS.ProcessEnv = process.env): FileStorage {
+  return new LocalFileStorage(defaultFilesDir(env));
+}

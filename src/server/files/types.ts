@@ -84,6 +84,15 @@ export interface Preview {
   unknownHeaders: string[];
 }
 
+/** A preview plus what an upload keeps of the file (parseRosterInWorker with rowsOut / errorWorkbook). */
+export interface ParsedRoster extends Preview {
+  /** Every data row's values in the order of the columns given (index i ↔ rowNumbers[i]). */
+  rows?: string[][];
+  rowNumbers?: number[];
+  /** The uploaded rows with an error column (.xlsx), when any row has an error or duplicate. */
+  errorWorkbook?: Uint8Array;
+}
+
 export interface Progress {
   done: number;
   total: number;

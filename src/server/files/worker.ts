@@ -5,8 +5,10 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { readSheet } from './roster-read.ts';
-import { buildPreview } from './roster-validate.ts';
-import { SheetError, type RowValidator, type SheetColumn } from './types.ts';
+import { mapColumns } from './roster-map.ts';
+import { buildPreview, previewErrors } from './roster-validate.ts';
+import { errorWorkbook } from './workbooks.ts';
+import { SheetError, type ParsedRoster, type RowValidator, type SheetColumn } from './types.ts';
 
 export interface ValidatorModuleRef {
   /** Absolute file path or file: URL of a module (TypeScript allowed). */
@@ -26,11 +28,15 @@ export interface WorkerJob {
   validatorModule: ValidatorModuleRef;
   maxRows?: number;
   progressEvery?: number;
+  /** Also return every row's values in column order (ParsedRoster.rows). */
+  rowsOut?: boolean;
+  /** Also build the error workbook when a row has an error or duplicate. */
+  errorWorkbook?: boolean;
 }
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number }
-  | { type: 'result'; preview: import('./types.ts').Preview }
+  | { type: 'result'; preview: ParsedRoster }
   | { type: 'error'; code: string; message: string; detail?: string };
 
 async function loadValidator(ref: ValidatorModuleRef): Promise<RowValidator> {
@@ -60,7 +66,25 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
     progressEvery: job.progressEvery ?? 1000,
     onProgress: (done, total) => post({ type: 'progress', done, total }),
   });
-  return { type: 'result', preview };
+  const out: ParsedRoster = preview;
+  if (job.rowsOut) {
+    const { index } = mapColumns(table.headers, job.columns);
+    const at = job.columns.map((c) => index[c.key]);
+    out.rows = table.rows.map((cells) => at.map((i) => (i === undefined ? '' : (cells[i] ?? ''))));
+    out.rowNumbers = table.rowNumbers;
+  }
+  if (job.errorWorkbook && (preview.errors.length || preview.duplicates.length)) {
+    const wb = await errorWorkbook({
+      columns: job.columns,
+      rows: table.rows,
+      headers: table.headers,
+      headerRow: table.headerRow,
+      rowNumbers: table.rowNumbers,
+      errors: previewErrors(preview, job.columns),
+    });
+    out.errorWorkbook = new Uint8Array(wb.buffer, wb.byteOffset, wb.byteLength);
+  }
+  return { type: 'result', preview: out };
 }
 
 if (!isMainThread && parentPort) {

@@ -9,6 +9,7 @@ import businessLegacyRoutes from '../routes/business-legacy.ts';
 import contentRoutes from '../routes/content.ts';
 import insureFormRoutes from '../routes/insure-forms.ts';
 import insuredPersonRoutes from '../routes/insured-persons.ts';
+import insureUploadRoutes from '../routes/insure-upload.ts';
 import overviewRoutes from '../routes/overview.ts';
 import paymentRoutes from '../routes/payments.ts';
 import type { PaymentProvider } from '../domain/payment.ts';
@@ -167,6 +168,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(insureFormRoutes);
     await api.register(paymentRoutes, { provider: opts.payments });
     await api.register(insuredPersonRoutes);
+    await api.register(insureUploadRoutes);
     await api.register(businessLegacyRoutes);
   });
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { extensionOf } from '../files/checks.ts';
 import { downloadHeaders } from '../files/download.ts';
-import { LocalFileStorage } from '../files/storage.ts';
+import { createFileStorage } from '../files/storage.ts';
 import { notFound, ok } from '../http/errors.ts';
-import { maskIdCard } from '../util.ts';
+import { maskIdCard, maskPhone } from '../util.ts';
 
 /** Storage key of a historical form's original file. */
 export const formFileKey = (batchNo: string) => `forms/${batchNo}`;
@@ -21,11 +21,12 @@ interface RowOut {
 /**
  * A historical form (insurance batch) in detail: every row with its own result and error, and the
  * original file. Rows recorded at upload time live in insure_batch_rows; a form filed before rows were
- * recorded shows its insurance records, each of which succeeded.
+ * recorded shows its insurance records, each of which succeeded. A form confirmed from an upload
+ * (insure_uploads.batch_id) also has its uploader, plan and original file there.
  */
 export default async function insureFormRoutes(app: FastifyInstance) {
   const { db } = app.deps;
-  const storage = new LocalFileStorage();
+  const storage = createFileStorage();
 
   async function batchOf(businessId: string, rawId: string) {
     const id = Number(rawId);
@@ -64,14 +65,55 @@ export default async function insureFormRoutes(app: FastifyInstance) {
     },
   );
 
+  /** Who uploaded the form, its plan, period and order (uploads and forms filed before them alike). */
+  app.get<{ Params: { id: string } }>(
+    '/api/insure-batches/:id/info',
+    { config: { auth: 'business' }, schema: { tags: ['insure-batches'], summary: '历史表单的上传人、方案、保障期与订单' } },
+    async (req) => {
+      const batch = await batchOf(req.business.businessId, req.params.id);
+      const [up] = await db.query<{ id: number; uploader: string; file_size: number; plan_name: string }>(
+        'SELECT id, uploader, file_size, plan_name FROM insure_uploads WHERE batch_id = $1',
+        [batch.id],
+      );
+      const [rec] = await db.query<{ plan_name: string | null; start_date: string | null; end_date: string | null }>(
+        `SELECT min(plan_name) AS plan_name, min(effective_date)::text AS start_date, max(expiry_date)::text AS end_date
+           FROM insure_records WHERE batch_id = $1`,
+        [batch.id],
+      );
+      const [order] = await db.query<{ id: number; order_no: string; amount: number; pay_status: string }>(
+        'SELECT id, order_no, amount_cents::float8 / 100 AS amount, pay_status FROM orders WHERE batch_id = $1 ORDER BY id LIMIT 1',
+        [batch.id],
+      );
+      return ok({
+        channel: up ? 'upload' : batch.file_name ? 'file' : 'manual',
+        uploadId: up?.id ?? null,
+        uploader: up ? maskPhone(up.uploader) : null,
+        fileSize: up?.file_size ?? null,
+        planName: up?.plan_name ?? rec?.plan_name ?? null,
+        startDate: rec?.start_date ?? null,
+        endDate: rec?.end_date ?? null,
+        orderId: order?.id ?? null,
+        orderNo: order?.order_no ?? null,
+        amount: order ? Number(order.amount) : null,
+        payStatus: order?.pay_status ?? null,
+      });
+    },
+  );
+
   app.get<{ Params: { id: string } }>(
     '/api/insure-batches/:id/file',
     { config: { auth: 'business' }, schema: { tags: ['insure-batches'], summary: '下载历史表单原文件' } },
     async (req, reply) => {
       const batch = await batchOf(req.business.businessId, req.params.id);
-      const key = formFileKey(batch.batch_no);
-      if (!batch.file_name || !(await storage.stat(key))) throw notFound('原文件不存在（该表单为在线录入，没有上传文件）');
-      reply.headers(downloadHeaders(batch.file_name, extensionOf(batch.file_name)));
+      // An uploaded form keeps its original where the upload stored it; older forms under forms/<batchNo>.
+      const [up] = await db.query<{ file_key: string; file_name: string; file_ext: string }>(
+        'SELECT file_key, file_name, file_ext FROM insure_uploads WHERE batch_id = $1',
+        [batch.id],
+      );
+      const key = up?.file_key ?? formFileKey(batch.batch_no);
+      const name = up?.file_name ?? batch.file_name;
+      if (!name || !(await storage.stat(key))) throw notFound('原文件不存在（该表单为在线录入，没有上传文件）');
+      reply.headers(downloadHeaders(name, up?.file_ext ?? extensionOf(name)));
       return reply.send(await storage.get(key));
     },
   );

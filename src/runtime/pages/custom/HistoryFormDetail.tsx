@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { Button, Card, Descriptions, Space, Table, Tag } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { getTable } from '../../../schema/registry';
@@ -21,6 +21,21 @@ interface Batch {
   status: string;
   createdAt: string;
 }
+
+/** GET /api/insure-batches/:id/info: who uploaded the form, its plan, period and order. */
+interface FormInfo {
+  channel: 'upload' | 'file' | 'manual';
+  uploader: string | null;
+  planName: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  orderId: number | null;
+  orderNo: string | null;
+  amount: number | null;
+}
+
+const CHANNEL: Record<FormInfo['channel'], string> = { upload: '上传文件', file: '上传文件', manual: '在线录入' };
+const ORDERS = '/main/online-insurance/cost-manage/order-manage';
 
 interface FormRow {
   rowNo: number;
@@ -48,6 +63,7 @@ export function HistoryFormDetail() {
   const [downloading, setDownloading] = useState(false);
   const base = `/api/insure-batches/${encodeURIComponent(id)}`;
   const batch = useLoad<Batch>(base, '表单信息');
+  const info = useLoad<FormInfo>(`${base}/info`, '表单信息');
   const rows = useLoad<{ list: FormRow[]; total: number }>(`${base}/rows?current=${current}&pageSize=${PAGE_SIZE}`, '表单明细');
 
   const download = async (b: Batch) => {
@@ -71,9 +87,11 @@ export function HistoryFormDetail() {
               bordered
               column={{ xs: 1, sm: 2, lg: 3 }}
               extra={
-                <Button icon={<DownloadOutlined />} loading={downloading} onClick={() => void download(b)}>
-                  下载原文件
-                </Button>
+                b.fileName ? (
+                  <Button icon={<DownloadOutlined />} loading={downloading} onClick={() => void download(b)}>
+                    下载原文件
+                  </Button>
+                ) : null
               }
             >
               <Descriptions.Item label="表单编号">{b.batchNo}</Descriptions.Item>
@@ -84,6 +102,18 @@ export function HistoryFormDetail() {
               <Descriptions.Item label="失败">{b.failed}</Descriptions.Item>
               <Descriptions.Item label="状态">{optionLabel('status', b.status)}</Descriptions.Item>
               <Descriptions.Item label="提交时间">{formatValue(b.createdAt, 'dateTime')}</Descriptions.Item>
+              {info.data ? (
+                <>
+                  <Descriptions.Item label="录入方式">{CHANNEL[info.data.channel]}</Descriptions.Item>
+                  <Descriptions.Item label="上传人">{info.data.uploader ?? '-'}</Descriptions.Item>
+                  <Descriptions.Item label="保险方案">{info.data.planName ?? '-'}</Descriptions.Item>
+                  <Descriptions.Item label="保障期间">{info.data.startDate ? `${info.data.startDate} 至 ${info.data.endDate}` : '-'}</Descriptions.Item>
+                  <Descriptions.Item label="保费">{formatValue(info.data.amount, 'money')}</Descriptions.Item>
+                  <Descriptions.Item label="订单号">
+                    {info.data.orderId ? <Link to={`${ORDERS}/${info.data.orderId}`}>{info.data.orderNo}</Link> : '-'}
+                  </Descriptions.Item>
+                </>
+              ) : null}
             </Descriptions>
           )}
         </LoadState>

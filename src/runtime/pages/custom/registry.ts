@@ -19,5 +19,6 @@ export const CUSTOM_PAGES: Record<string, ComponentType> = {
   InsuredRecord: lazy(() => import('./InsuredRecord').then((m) => ({ default: m.InsuredRecord }))),
   OrderManage: lazy(() => import('./order/OrderManage').then((m) => ({ default: m.OrderManage }))),
   OrderDetail: lazy(() => import('./order/OrderDetail').then((m) => ({ default: m.OrderDetail }))),
+  UploadInsurance: lazy(() => import('./UploadInsurance').then((m) => ({ default: m.UploadInsurance }))),
   ClaimApply: lazy(() => import('./ClaimApply').then((m) => ({ default: m.ClaimApply }))),
 };

@@ -1,0 +1,124 @@
+/** Gateway calls of the roster upload page (routes: src/server/routes/insure-upload*.ts). */
+import { api, authHeaders, ApiError, newIdempotencyKey, type FieldError } from '../../../../services/request';
+import { serviceUrl } from '../../../../services/endpoints';
+
+export interface UploadConfig {
+  earliestStartDate: string;
+  maxRows: number;
+  maxBytes: number;
+  maxBatchRows: number;
+  accept: string[];
+}
+
+export interface UploadView {
+  id: number;
+  status: 'parsing' | 'ready' | 'failed' | 'confirmed';
+  phase: 'reading' | 'validating' | 'ready' | 'failed' | 'confirmed';
+  fileName: string;
+  planName: string;
+  startDate: string;
+  rowsDone: number;
+  rowsTotal: number;
+  percent: number;
+  error: string | null;
+  counts: { total: number; valid: number; errors: number; duplicates: number };
+  hasErrorFile: boolean;
+  batchId: number | null;
+}
+
+export interface QuoteView {
+  planName: string;
+  people: number;
+  months: number;
+  unitPrice: number;
+  perPerson: number;
+  total: number;
+  balance: number;
+  balanceAfter: number | null;
+  chargeForm: 'prepaid' | 'postpaid';
+  enough: boolean;
+  startDate: string;
+  endDate: string;
+  startError: string | null;
+}
+
+export interface UploadPreview {
+  upload: UploadView;
+  quote: QuoteView | null;
+  quoteError: string | null;
+  result: {
+    columns: Array<{ key: string; label: string }>;
+    rowNumbers: number[];
+    rows: string[][];
+    errors: Array<{ row: number; column: string; label: string; message: string }>;
+    duplicates: Array<{ row: number; firstRow?: number; column: string; message: string }>;
+    unknownHeaders: string[];
+  };
+}
+
+export interface ConfirmResult {
+  batchId: number;
+  batchNo: string;
+  orderNo: string;
+  people: number;
+  amount: number;
+  balanceAfter: number | null;
+  total: number;
+  succeeded: number;
+  failed: number;
+}
+
+export const BASE = '/api/insure-uploads';
+
+export const getConfig = () => api.get<UploadConfig>(`${BASE}/config`);
+export const getStatus = (id: number) => api.get<UploadView>(`${BASE}/${id}`);
+export const getPreview = (id: number) => api.get<UploadPreview>(`${BASE}/${id}/preview`, undefined, { timeout: 120_000 });
+export const getQuote = (planName: string, startDate: string, people: number) =>
+  api.get<QuoteView>(`${BASE}/quote`, { planName, startDate, people });
+
+export interface ConfirmBody {
+  uploadId?: number;
+  planName: string;
+  startDate: string;
+  rows: Array<{ row?: number; name: string; idCard: string; phone?: string; jobType?: string }>;
+}
+
+export const confirmRoster = (body: ConfirmBody, idempotencyKey: string) =>
+  api.post<ConfirmResult>(`${BASE}/confirm`, body, { idempotencyKey, timeout: 120_000 });
+
+/**
+ * Sends the file as multipart with upload progress (XMLHttpRequest: fetch cannot report it). The
+ * fields come before the file. Resolves with the new upload; rejects with the gateway's message.
+ */
+export function uploadFile(
+  file: File,
+  fields: { planName: string; startDate: string },
+  onProgress: (percent: number) => void,
+): { promise: Promise<UploadView>; abort: () => void } {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<UploadView>((resolve, reject) => {
+    const fd = new FormData();
+    fd.append('planName', fields.planName);
+    fd.append('startDate', fields.startDate);
+    fd.append('file', file, file.name);
+    xhr.open('POST', serviceUrl(BASE, 'business'));
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.setRequestHeader('Idempotency-Key', newIdempotencyKey());
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.floor((e.loaded * 100) / e.total));
+    xhr.onerror = () => reject(new ApiError('无法连接服务器，请检查网络'));
+    xhr.onabort = () => reject(new ApiError('已取消上传'));
+    xhr.onload = () => {
+      let body: { code?: number; data?: UploadView; message?: string; errors?: FieldError[] } | undefined;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        /* not JSON */
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body?.code === 0 && body.data) resolve(body.data);
+      else reject(new ApiError(body?.message || `上传失败（HTTP ${xhr.status}）`, xhr.status, body?.code ?? -1, body?.errors ?? []));
+    };
+    xhr.send(fd);
+  });
+  return { promise, abort: () => xhr.abort() };
+}

@@ -1,0 +1,42 @@
+import type { Db, Queryable } from '../db.ts';
+
+/**
+ * Roster uploads waiting for confirmation (upload → background parse → preview → confirm). Every
+ * piece of an upload's state lives here, not in the gateway's memory, so any gateway process can
+ * answer its status, preview and confirmation. The original file is in the file storage (file_key);
+ * the parse result (all rows, errors, in-file duplicates) is `result`.
+ */
+export const UPLOAD_DDL: string[] = [
+  `CREATE TABLE IF NOT EXISTS insure_uploads (
+    id SERIAL PRIMARY KEY,
+    business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    uploader TEXT NOT NULL DEFAULT '',
+    file_name TEXT NOT NULL,
+    file_ext TEXT NOT NULL,
+    file_key TEXT NOT NULL,
+    file_size INTEGER NOT NULL CHECK (file_size >= 0),
+    file_sha256 TEXT NOT NULL,
+    error_key TEXT,
+    plan_name TEXT NOT NULL,
+    start_date DATE NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('parsing','ready','failed','confirmed')),
+    rows_done INTEGER NOT NULL DEFAULT 0 CHECK (rows_done >= 0),
+    rows_total INTEGER NOT NULL DEFAULT 0 CHECK (rows_total >= 0),
+    valid_count INTEGER NOT NULL DEFAULT 0,
+    error_count INTEGER NOT NULL DEFAULT 0,
+    duplicate_count INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    result JSONB,
+    batch_id INTEGER REFERENCES insure_batches(id) ON DELETE SET NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`,
+  `CREATE INDEX IF NOT EXISTS insure_uploads_business_idx ON insure_uploads (business_id, created_at DESC)`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS insure_uploads_batch_idx ON insure_uploads (batch_id) WHERE batch_id IS NOT NULL`,
+];
+
+/** Idempotent; run at every start-up after the base tables exist (migrateAll). */
+export async function applyUploadDdl(db: Db | Queryable): Promise<void> {
+  for (const sql of UPLOAD_DDL) await db.query(sql);
+}

@@ -1,0 +1,218 @@
+/**
+ * Confirming a roster (上传的文件或在线录入): the rows are re-checked with the entity rules, then one
+ * transaction insures them (createInsuranceBatch: balance charged, persons, records, order) and
+ * records the historical form: per-row results (file rows that were not insured are kept as failed
+ * with their reason), counts and status, and the upload is linked to its batch.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db.ts';
+import { coverStartError, createInsuranceBatch, hashRequest, MAX_BATCH_ROWS, withIdempotency, type InsureRow } from '../domain/index.ts';
+import { badInput, HttpError, type FieldError } from '../http/errors.ts';
+import type { Business, User } from '../http/types.ts';
+import { rosterRowErrors } from '../files/roster-schema.ts';
+import { idempotencyKey } from './idempotency-key.ts';
+import { coveredIdCards, loadUpload, rosterFields, rosterPlan, type UploadResult } from './insure-upload-store.ts';
+
+interface ConfirmBody {
+  uploadId?: unknown;
+  planName?: unknown;
+  startDate?: unknown;
+  rows?: unknown;
+}
+
+interface Candidate extends Required<InsureRow> {
+  /** Sheet row number of the uploaded row, or null for a row added in the console. */
+  row: number | null;
+}
+
+interface RowResult {
+  rowNo: number;
+  name: string;
+  idCard: string;
+  phone: string;
+  jobType: string;
+  result: 'success' | 'failed';
+  error: string | null;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : v == null ? '' : String(v).trim());
+
+/** The rows of the body (user-corrected or typed in), checked like the upload's rows. */
+function bodyRows(raw: unknown): Candidate[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw badInput('请至少添加 1 名人员', [{ field: 'rows', message: '请至少添加 1 名人员' }]);
+  if (raw.length > MAX_BATCH_ROWS) {
+    const m = `每批最多 ${MAX_BATCH_ROWS} 人，当前 ${raw.length} 人，请分批提交`;
+    throw badInput(m, [{ field: 'rows', message: m }]);
+  }
+  const fields = rosterFields();
+  const errors: FieldError[] = [];
+  const seen = new Map<string, string>();
+  const rows = raw.map((r, i): Candidate => {
+    const o = r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : {};
+    const row = Number.isInteger(o.row) && (o.row as number) > 0 ? (o.row as number) : null;
+    const label = row ? `第 ${row} 行` : `第 ${i + 1} 条`;
+    const values = { name: str(o.name), idCard: str(o.idCard).toUpperCase(), phone: str(o.phone), jobType: str(o.jobType) };
+    for (const e of rosterRowErrors(fields, values)) errors.push({ field: `rows[${i}].${e.column}`, message: `${label}：${e.message}` });
+    if (values.idCard && !errors.some((e) => e.field === `rows[${i}].idCard`)) {
+      const first = seen.get(values.idCard);
+      if (first) errors.push({ field: `rows[${i}].idCard`, message: `${label}：身份证号与${first}重复` });
+      else seen.set(values.idCard, label);
+    }
+    return { row, ...values };
+  });
+  if (errors.length) throw badInput(`名单中有 ${new Set(errors.map((e) => e.field.split('.')[0])).size} 行数据不正确，未投保，请修改后重新确认`, errors);
+  return rows;
+}
+
+/** Messages of a stored upload's rows with errors or duplicates, by sheet row. */
+function problemsByRow(result: UploadResult): Map<number, string> {
+  const out = new Map<number, string[]>();
+  for (const e of [...result.errors.map((x) => ({ row: x.row, message: `${x.label}：${x.message}` })), ...result.duplicates]) {
+    out.set(e.row, [...(out.get(e.row) ?? []), e.message]);
+  }
+  return new Map([...out].map(([k, v]) => [k, v.join('；')]));
+}
+
+function storedRows(result: UploadResult): Candidate[] {
+  const at = (key: string) => result.columns.findIndex((c) => c.key === key);
+  const [n, id, ph, job] = ['name', 'idCard', 'phone', 'jobType'].map(at);
+  return result.rows.map((cells, i) => ({
+    row: result.rowNumbers[i],
+    name: cells[n] ?? '',
+    idCard: (cells[id] ?? '').toUpperCase(),
+    phone: ph < 0 ? '' : (cells[ph] ?? ''),
+    jobType: job < 0 ? '' : (cells[job] ?? ''),
+  }));
+}
+
+/** Per-row results of the form: insured rows succeed; file rows left out fail with their reason. */
+function rowResults(insured: Candidate[], result: UploadResult | null): RowResult[] {
+  const out: RowResult[] = [];
+  const taken = new Set<number>();
+  let next = result ? Math.max(0, ...result.rowNumbers) : 0;
+  for (const c of insured) {
+    const rowNo = c.row ?? ++next;
+    taken.add(rowNo);
+    out.push({ rowNo, name: c.name, idCard: c.idCard, phone: c.phone, jobType: c.jobType, result: 'success', error: null });
+  }
+  if (result) {
+    const problems = problemsByRow(result);
+    for (const c of storedRows(result)) {
+      if (c.row === null || taken.has(c.row)) continue;
+      out.push({ ...c, rowNo: c.row, result: 'failed', error: problems.get(c.row) ?? '未提交投保' });
+    }
+  }
+  return out.sort((a, b) => a.rowNo - b.rowNo);
+}
+
+async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
+  const planName = str(body.planName);
+  const startDate = str(body.startDate);
+  const plan = await rosterPlan(tx, planName);
+  const startErr = coverStartError(startDate);
+  if (startErr) throw badInput(startErr, [{ field: 'startDate', message: startErr }]);
+
+  let result: UploadResult | null = null;
+  let upload: Awaited<ReturnType<typeof loadUpload>> | null = null;
+  if (body.uploadId !== undefined && body.uploadId !== null && body.uploadId !== '') {
+    upload = await loadUpload(tx, biz.businessId, body.uploadId, { lock: true });
+    if (upload.status === 'confirmed') throw new HttpError(409, 40900, '该文件已确认投保，请在历史表单中查看');
+    if (upload.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
+    if (upload.status === 'failed') throw badInput(upload.error ?? '文件解析失败，请重新上传');
+    const [r] = await tx.query<{ result: UploadResult }>('SELECT result FROM insure_uploads WHERE id = $1', [upload.id]);
+    result = r.result;
+  }
+
+  let rows: Candidate[];
+  if (body.rows !== undefined) rows = bodyRows(body.rows);
+  else if (result) {
+    const problems = problemsByRow(result);
+    rows = storedRows(result).filter((c) => !problems.has(c.row!));
+    if (rows.length === 0) throw badInput('没有可投保的人员，请修改错误行后再确认', [{ field: 'rows', message: '没有可投保的人员' }]);
+    if (rows.length > MAX_BATCH_ROWS) {
+      const m = `每批最多 ${MAX_BATCH_ROWS} 人，当前有效 ${rows.length} 人，请拆分文件后分批上传`;
+      throw badInput(m, [{ field: 'rows', message: m }]);
+    }
+  } else throw badInput('请至少添加 1 名人员', [{ field: 'rows', message: '请至少添加 1 名人员' }]);
+
+  // People already covered by this plan in the period: refused by row, nothing stored.
+  const covered = await coveredIdCards(tx, biz.businessId, plan, startDate, rows.map((r) => r.idCard));
+  if (covered.size) {
+    const errors = rows.flatMap((r, i) =>
+      covered.has(r.idCard) ? [{ field: `rows[${i}].idCard`, message: `${r.row ? `第 ${r.row} 行` : `第 ${i + 1} 条`}：${r.name} 在该期间已有同一方案的保障` }] : [],
+    );
+    throw new HttpError(409, 40900, `${covered.size} 名人员在该期间已有同一方案的保障，未投保，请移除后重新确认`, errors);
+  }
+
+  const batch = await createInsuranceBatch(tx, biz, { source: 'roster', planId: plan.name, startDate, rows, fileName: upload?.file_name ?? '' });
+  const results = rowResults(rows, result);
+  const failed = results.filter((r) => r.result === 'failed').length;
+  await tx.query(
+    `INSERT INTO insure_batch_rows (business_id, batch_id, row_no, name, id_card, phone, job_type, result, error)
+     SELECT $1, $2, t.row_no, t.name, t.id_card, t.phone, t.job_type, t.result, t.error
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+         AS t(row_no, name, id_card, phone, job_type, result, error)`,
+    [
+      biz.businessId,
+      batch.batchId,
+      results.map((r) => r.rowNo),
+      results.map((r) => r.name),
+      results.map((r) => r.idCard),
+      results.map((r) => r.phone),
+      results.map((r) => r.jobType),
+      results.map((r) => r.result),
+      results.map((r) => r.error),
+    ],
+  );
+  await tx.query(`UPDATE insure_batches SET total = $2, succeeded = $3, failed = $4, status = $5 WHERE id = $1`, [
+    batch.batchId,
+    results.length,
+    rows.length,
+    failed,
+    failed ? 'partially_failed' : 'done',
+  ]);
+  if (upload) {
+    await tx.query(`UPDATE insure_uploads SET status = 'confirmed', batch_id = $2, plan_name = $3, start_date = $4, updated_at = now() WHERE id = $1`, [
+      upload.id,
+      batch.batchId,
+      plan.name,
+      startDate,
+    ]);
+  }
+  return {
+    batchId: batch.batchId,
+    batchNo: batch.batchNo,
+    orderNo: batch.orderNo,
+    planName: plan.name,
+    people: batch.people,
+    amount: batch.amountCents / 100,
+    balanceAfter: batch.balanceAfterCents === undefined ? null : batch.balanceAfterCents / 100,
+    payStatus: batch.payStatus,
+    startDate: batch.startDate,
+    endDate: batch.endDate,
+    total: results.length,
+    succeeded: rows.length,
+    failed,
+  };
+}
+
+export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
+  const { db } = app.deps;
+  app.post<{ Body: ConfirmBody }>(
+    '/api/insure-uploads/confirm',
+    { config: { auth: 'business' }, bodyLimit: 4 * 1024 * 1024, schema: { tags: ['insure-uploads'], summary: '确认投保（扣费并生成历史表单）' } },
+    async (req, reply) => {
+      const body = (req.body ?? {}) as ConfirmBody;
+      const user: User = req.user;
+      const key = idempotencyKey(req);
+      if (!key) return { code: 0, message: 'ok', data: await db.tx((tx) => confirm(tx, req.business, body)) };
+      const r = await withIdempotency(
+        db,
+        { userId: user.id, key, method: 'POST', path: '/api/insure-uploads/confirm', requestHash: hashRequest({ biz: req.business.businessId, body }) },
+        async (tx) => ({ status: 200, body: { code: 0, message: 'ok', data: await confirm(tx, req.business, body) } }),
+      );
+      reply.header('idempotent-replayed', String(r.replayed));
+      return reply.status(r.status).send(r.body);
+    },
+  );
+}

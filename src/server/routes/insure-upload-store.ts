@@ -1,0 +1,152 @@
+/**
+ * Database side of roster uploads (table insure_uploads, src/server/files/ddl.ts): the roster
+ * columns from the entity schema, loading an upload of the caller's business, the people already
+ * covered by a plan in a period, and the shape of the stored parse result.
+ */
+import { resolve } from 'node:path';
+import type { Queryable } from '../db.ts';
+import { coverPeriod, findPlan } from '../domain/index.ts';
+import { loadEntities } from '../entity/load.ts';
+import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
+import type { CellError, DuplicateRow, SheetColumn } from '../files/types.ts';
+import { itemFields } from '../../shared/entity/rules.ts';
+import { badInput, notFound } from '../http/errors.ts';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+
+let fields: RosterFields | undefined;
+
+/** The roster row fields: roster-submit's `rows` items (the insured-person input fields). */
+export function rosterFields(): RosterFields {
+  if (!fields) {
+    const { registry } = loadEntities(REPO_ROOT, { validate: false });
+    const f = itemFields(registry.get('roster-submit').fields.rows);
+    if (!f) throw new Error('roster-submit.rows has no item fields');
+    fields = f;
+  }
+  return fields;
+}
+
+export function rosterColumns(): SheetColumn[] {
+  return rosterColumnsFromFields(rosterFields());
+}
+
+/** What an upload keeps of its file after the background parse (insure_uploads.result). */
+export interface UploadResult {
+  columns: Array<{ key: string; label: string }>;
+  headerRow: number;
+  unknownHeaders: string[];
+  total: number;
+  /** Sheet row number of each row. */
+  rowNumbers: number[];
+  /** Values in `columns` order. */
+  rows: string[][];
+  errors: CellError[];
+  duplicates: DuplicateRow[];
+}
+
+export type UploadStatus = 'parsing' | 'ready' | 'failed' | 'confirmed';
+
+export interface UploadRow {
+  id: number;
+  business_id: string;
+  user_id: number;
+  uploader: string;
+  file_name: string;
+  file_ext: string;
+  file_key: string;
+  file_size: number;
+  error_key: string | null;
+  plan_name: string;
+  start_date: string;
+  status: UploadStatus;
+  rows_done: number;
+  rows_total: number;
+  valid_count: number;
+  error_count: number;
+  duplicate_count: number;
+  error: string | null;
+  batch_id: number | null;
+  created_at: string;
+}
+
+const COLS = `id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name,
+  start_date::text AS start_date, status, rows_done, rows_total, valid_count, error_count, duplicate_count, error,
+  batch_id, created_at`;
+
+/** A parse that stopped reporting (its gateway process died) is failed after this long. */
+export const STALE_PARSE_SECONDS = 180;
+
+/** An upload of the business; a parse without a heartbeat for STALE_PARSE_SECONDS is marked failed first. */
+export async function loadUpload(q: Queryable, businessId: string, rawId: unknown, opts: { lock?: boolean } = {}): Promise<UploadRow> {
+  const id = Number(rawId);
+  if (!Number.isInteger(id) || id < 1 || id > 2147483647) throw notFound(`当前企业下不存在该上传记录（ID：${String(rawId)}）`);
+  if (!opts.lock) {
+    await q.query(
+      `UPDATE insure_uploads SET status = 'failed', error = '文件解析中断，请重新上传', updated_at = now()
+        WHERE id = $1 AND business_id = $2 AND status = 'parsing' AND updated_at < now() - make_interval(secs => $3)`,
+      [id, businessId, STALE_PARSE_SECONDS],
+    );
+  }
+  const rows = await q.query<UploadRow>(
+    `SELECT ${COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
+    [id, businessId],
+  );
+  if (!rows[0]) throw notFound(`当前企业下不存在该上传记录（ID：${String(rawId)}）`);
+  return rows[0];
+}
+
+/** The upload as the console sees it (status endpoint). */
+export function uploadView(u: UploadRow) {
+  const percent = u.status === 'ready' || u.status === 'confirmed' ? 100 : u.rows_total ? Math.floor((u.rows_done * 100) / u.rows_total) : 0;
+  return {
+    id: u.id,
+    status: u.status,
+    phase: u.status !== 'parsing' ? u.status : u.rows_total ? 'validating' : 'reading',
+    fileName: u.file_name,
+    fileSize: u.file_size,
+    planName: u.plan_name,
+    startDate: u.start_date,
+    rowsDone: u.rows_done,
+    rowsTotal: u.rows_total,
+    percent,
+    error: u.error,
+    counts: { total: u.rows_total, valid: u.valid_count, errors: u.error_count, duplicates: u.duplicate_count },
+    hasErrorFile: !!u.error_key,
+    batchId: u.batch_id,
+    createdAt: u.created_at,
+  };
+}
+
+/** A plan on sale priced per month (roster cover), or a 400 on planName. */
+export async function rosterPlan(q: Queryable, planName: string) {
+  const plan = planName ? await findPlan(q, planName) : undefined;
+  if (!plan || !plan.onSale || plan.unit !== 'month') {
+    throw badInput(planName ? '请选择在售的按月计费保险方案' : '请选择保险方案', [
+      { field: 'planName', message: planName ? '该保险方案不存在或已停售' : '请选择保险方案' },
+    ]);
+  }
+  return plan;
+}
+
+/**
+ * ID cards (upper case) that already hold cover of this plan overlapping [startDate, its end]: the
+ * rule createInsuranceBatch enforces, so the preview shows them before anything is charged.
+ */
+export async function coveredIdCards(
+  q: Queryable,
+  businessId: string,
+  plan: { id: string; name: string },
+  startDate: string,
+  idCards?: string[],
+): Promise<Set<string>> {
+  const { endDate } = coverPeriod('roster', startDate);
+  const rows = await q.query<{ id_card: string }>(
+    `SELECT DISTINCT upper(id_card) AS id_card FROM insure_records
+      WHERE business_id = $1 AND (plan_id = $2 OR (plan_id IS NULL AND plan_name = $3))
+        AND status IN ('effective','pending') AND effective_date <= $5::date AND expiry_date >= $4::date
+        ${idCards ? 'AND upper(id_card) = ANY($6::text[])' : ''}`,
+    idCards ? [businessId, plan.id, plan.name, startDate, endDate, idCards] : [businessId, plan.id, plan.name, startDate, endDate],
+  );
+  return new Set(rows.map((r) => r.id_card));
+}

@@ -1,0 +1,212 @@
+/**
+ * Roster upload (名单上传): template, upload, background parse status, preview, error workbook and
+ * original file. Confirmation (the only step that insures anyone) is insure-upload-confirm.ts.
+ * Flow and limits: docs/roster-upload.md.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { coverStartError, earliestCoverStart, hashRequest, localParts, MAX_BATCH_ROWS, quoteInsurance, withIdempotency, type Quote } from '../domain/index.ts';
+import { checkUpload, cleanFileName, downloadHeaders, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
+import { createFileStorage, FileNotFoundError } from '../files/storage.ts';
+import { MAX_BYTES, MAX_ROWS, tooLargeMessage } from '../files/types.ts';
+import { templateWorkbook } from '../files/workbooks.ts';
+import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
+import type { Business } from '../http/types.ts';
+import { maskPhone } from '../util.ts';
+import { idempotencyKey } from './idempotency-key.ts';
+import insureUploadConfirmRoutes from './insure-upload-confirm.ts';
+import { startParse } from './insure-upload-parse.ts';
+import { coveredIdCards, loadUpload, rosterColumns, rosterPlan, uploadView, type UploadRow } from './insure-upload-store.ts';
+
+const TAGS = ['insure-uploads'];
+const MAX_FILE_NAME = 200;
+
+/** Money of a quote in yuan, as the API exposes amounts. */
+export function quoteView(q: Quote) {
+  const y = (c: number) => c / 100;
+  return {
+    planName: q.planName,
+    people: q.people,
+    months: q.units,
+    unitPrice: y(q.unitPriceCents),
+    perPerson: y(q.unitPriceCents * q.units),
+    total: y(q.totalCents),
+    balance: y(q.balanceCents),
+    balanceAfter: q.chargeForm === 'prepaid' ? y(q.balanceCents - q.totalCents) : null,
+    chargeForm: q.chargeForm,
+    enough: q.enough,
+    startDate: q.startDate,
+    endDate: q.endDate,
+    startError: q.startError,
+  };
+}
+
+async function quoteFor(db: FastifyInstance['deps']['db'], biz: Business, planName: string, startDate: string, people: number) {
+  if (people < 1) return { quote: null, quoteError: '没有可投保的人员' };
+  if (people > MAX_BATCH_ROWS) return { quote: null, quoteError: `每批最多 ${MAX_BATCH_ROWS} 人，当前有效 ${people} 人，请拆分文件后分批上传` };
+  return { quote: quoteView(await quoteInsurance(db, biz, { planId: planName, startDate, people })), quoteError: null };
+}
+
+interface Multipart {
+  file?: { name: string; buffer: Buffer };
+  fields: Record<string, string>;
+}
+
+/** Reads the one file and the text fields of a multipart body; limits answer 413/400 in Chinese. */
+async function readMultipart(req: FastifyRequest): Promise<Multipart> {
+  if (!req.isMultipart()) throw badInput('请以 multipart/form-data 上传文件', [{ field: 'file', message: '请选择要上传的文件' }]);
+  const out: Multipart = { fields: {} };
+  try {
+    for await (const part of req.parts({ limits: { fileSize: MAX_BYTES, files: 1, fields: 10, fieldSize: 1000, parts: 12 } })) {
+      if (part.type === 'file') out.file = { name: part.filename ?? '', buffer: await part.toBuffer() };
+      else if (typeof part.value === 'string') out.fields[part.fieldname] = part.value;
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, 41300, tooLargeMessage(), [{ field: 'file', message: tooLargeMessage() }]);
+    if (code === 'FST_FILES_LIMIT') throw badInput('一次只能上传 1 个文件', [{ field: 'file', message: '一次只能上传 1 个文件' }]);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badInput('上传内容过多');
+    throw err;
+  }
+  return out;
+}
+
+function storageKey(businessId: string, ext: string): string {
+  const { date } = localParts(new Date());
+  return `uploads/${businessId.replace(/[^A-Za-z0-9_-]/g, '_')}/${date.slice(0, 7).replace('-', '/')}/${randomUUID()}.${ext}`;
+}
+
+export default async function insureUploadRoutes(app: FastifyInstance) {
+  const { db } = app.deps;
+  const storage = createFileStorage();
+  const running = new Set<{ cancel(): void }>();
+  await app.register(multipart, { limits: { fileSize: MAX_BYTES, files: 1 } });
+  app.addHook('onClose', async () => {
+    for (const t of running) t.cancel();
+  });
+
+  app.get('/api/insure-uploads/config', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '名单上传的限制与最早起保日期' } }, async () =>
+    ok({
+      earliestStartDate: earliestCoverStart(),
+      maxRows: MAX_ROWS,
+      maxBytes: MAX_BYTES,
+      maxBatchRows: MAX_BATCH_ROWS,
+      accept: ROSTER_UPLOAD_TYPES,
+      columns: rosterColumns().map((c) => ({ key: c.key, label: c.label, required: !!c.required, note: c.note })),
+    }),
+  );
+
+  let template: Promise<Buffer> | undefined;
+  app.get('/api/insure-uploads/template', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载名单模板（.xlsx）' } }, async (_req, reply) => {
+    template ??= templateWorkbook({ title: '名单', columns: rosterColumns() });
+    reply.headers(downloadHeaders('名单投保模板.xlsx', 'xlsx'));
+    return reply.send(await template);
+  });
+
+  app.get<{ Querystring: { planName?: string; startDate?: string; people?: string } }>(
+    '/api/insure-uploads/quote',
+    { config: { auth: 'business' }, schema: { tags: TAGS, summary: '费用试算（不扣费）' } },
+    async (req) => {
+      const plan = await rosterPlan(db, String(req.query.planName ?? '').trim());
+      const people = Number(req.query.people);
+      if (!Number.isInteger(people)) throw badInput('人数不正确', [{ field: 'people', message: '人数不正确' }]);
+      const q = await quoteFor(db, req.business, plan.name, String(req.query.startDate ?? ''), people);
+      if (!q.quote) throw badInput(q.quoteError, [{ field: 'people', message: q.quoteError }]);
+      return ok(q.quote);
+    },
+  );
+
+  app.post('/api/insure-uploads', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '上传名单文件（后台解析）' } }, async (req, reply) => {
+    const { file, fields } = await readMultipart(req);
+    const planName = (fields.planName ?? '').trim();
+    const startDate = (fields.startDate ?? '').trim();
+    const plan = await rosterPlan(db, planName);
+    const startErr = coverStartError(startDate);
+    if (startErr) throw badInput(startErr, [{ field: 'startDate', message: startErr }]);
+    if (!file) throw badInput('请选择要上传的文件', [{ field: 'file', message: '请选择要上传的文件' }]);
+    const fileName = cleanFileName(file.name).slice(-MAX_FILE_NAME);
+    const check = await checkUpload({ fileName, buffer: file.buffer, groups: ROSTER_UPLOAD_TYPES });
+    if (!check.ok) throw badInput(check.message, [{ field: 'file', message: check.message }]);
+
+    const biz = req.business;
+    const sha256 = createHash('sha256').update(file.buffer).digest('hex');
+    const create = async (q: typeof db): Promise<UploadRow> => {
+      const key = storageKey(biz.businessId, check.ext);
+      await storage.put(key, file.buffer);
+      const [row] = await q.query<UploadRow>(
+        `INSERT INTO insure_uploads (business_id, user_id, uploader, file_name, file_ext, file_key, file_size, file_sha256, plan_name, start_date, status)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,'parsing')
+         RETURNING id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name, start_date::text AS start_date,
+                   status, rows_done, rows_total, valid_count, error_count, duplicate_count, error, batch_id, created_at`,
+        [biz.businessId, req.user.id, req.user.phone, fileName, check.ext, key, file.buffer.length, sha256, plan.name, startDate],
+      );
+      return row;
+    };
+    const key = idempotencyKey(req);
+    let row: UploadRow;
+    let replayed = false;
+    if (key) {
+      const r = await withIdempotency(
+        db,
+        { userId: req.user.id, key, method: 'POST', path: '/api/insure-uploads', requestHash: hashRequest({ biz: biz.businessId, sha256, fileName, planName, startDate }) },
+        async (tx) => ({ status: 202, body: await create(tx) }),
+      );
+      row = r.body as UploadRow;
+      replayed = r.replayed;
+      reply.header('idempotent-replayed', String(replayed));
+    } else row = await create(db);
+    if (!replayed) {
+      const existing = await coveredIdCards(db, biz.businessId, plan, startDate);
+      const { task, done } = startParse({ db, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, existingKeys: existing });
+      running.add(task);
+      void done.finally(() => running.delete(task));
+    }
+    return reply.status(202).send(ok(uploadView(row)));
+  });
+
+  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '上传记录与解析进度' } }, async (req) =>
+    ok(uploadView(await loadUpload(db, req.business.businessId, req.params.id))),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/insure-uploads/:id/preview',
+    { config: { auth: 'business' }, schema: { tags: TAGS, summary: '解析结果预览：有效行、错误行、重复行与费用' } },
+    async (req, reply: FastifyReply) => {
+      const u = await loadUpload(db, req.business.businessId, req.params.id);
+      if (u.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
+      if (u.status === 'failed') throw badInput(u.error ?? '文件解析失败，请重新上传');
+      const [{ result }] = await db.query<{ result: string }>('SELECT result::text AS result FROM insure_uploads WHERE id = $1', [u.id]);
+      const q = await quoteFor(db, req.business, u.plan_name, u.start_date, u.valid_count);
+      const head = JSON.stringify({ upload: { ...uploadView(u), uploader: maskPhone(u.uploader) }, ...q });
+      // The stored result (up to 50,000 rows) is passed through as JSON text, never parsed here.
+      reply.type('application/json; charset=utf-8');
+      return reply.send(`{"code":0,"message":"ok","data":${head.slice(0, -1)},"result":${result}}}`);
+    },
+  );
+
+  const sendStored = async (reply: FastifyReply, key: string | null, name: string, ext: string, missing: string) => {
+    try {
+      if (!key) throw new FileNotFoundError('');
+      const stream = await storage.get(key);
+      reply.headers(downloadHeaders(name, ext));
+      return reply.send(stream);
+    } catch (err) {
+      if (err instanceof FileNotFoundError) throw notFound(missing);
+      throw err;
+    }
+  };
+
+  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/errors', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载错误明细（上传的行 + 错误说明列）' } }, async (req, reply) => {
+    const u = await loadUpload(db, req.business.businessId, req.params.id);
+    const base = u.file_name.replace(/\.[^.]*$/, '') || '名单';
+    return sendStored(reply, u.error_key, `${base}-错误明细.xlsx`, 'xlsx', '该文件没有错误行');
+  });
+
+  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/file', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载上传的原文件' } }, async (req, reply) => {
+    const u = await loadUpload(db, req.business.businessId, req.params.id);
+    return sendStored(reply, u.file_key, u.file_name, u.file_ext, '原文件不存在');
+  });
+
+  await app.register(insureUploadConfirmRoutes);
+}

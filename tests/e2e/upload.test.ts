@@ -1,0 +1,148 @@
+import ExcelJS from 'exceljs';
+import iconv from 'iconv-lite';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { P, signInToFirstBusiness } from './session';
+
+const baseUrl = inject('baseUrl');
+
+/** A valid 18-digit mainland ID (ISO 7064 MOD 11-2 check digit). */
+function idCard(birth: string, seq: number): string {
+  const body = `310104${birth}${String(seq).padStart(3, '0')}`;
+  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const sum = [...body].reduce((s, d, i) => s + Number(d) * w[i], 0);
+  return body + '10X98765432'[sum % 11];
+}
+const broken = (id: string) => `${id.slice(0, 17)}${id.endsWith('1') ? '2' : '1'}`;
+
+let browser: Browser;
+let page: Page;
+let auth: Record<string, string>;
+
+async function api<T>(path: string): Promise<T> {
+  const r = await fetch(`${baseUrl}${path}`, { headers: auth });
+  return ((await r.json()) as { data: T }).data;
+}
+
+async function openUploadPage(): Promise<string> {
+  await page.goto(`${baseUrl}${P.roster}`);
+  await page.getByTestId('roster-upload').waitFor();
+  await page.getByTestId('plan-select').click();
+  const option = page.locator('.ant-select-item-option').first();
+  const plan = (await option.getAttribute('title')) ?? '';
+  await option.click();
+  return plan;
+}
+
+async function rowValues(): Promise<string[][]> {
+  return page.getByTestId('roster-row').evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll('input')].map((i) => (i as HTMLInputElement).value)),
+  );
+}
+
+describe('roster upload in the browser', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    auth = await signInToFirstBusiness(page, baseUrl);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('template → filled .xlsx with one bad row → preview → fix in the editor → confirm with the cost → historical form → original file', async () => {
+    await openUploadPage();
+
+    // The template, as the user downloads it.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '下载模板' }).click()]);
+    expect(download.suggestedFilename()).toBe('名单投保模板.xlsx');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await readFile(await download.path())) as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0];
+    expect((ws.getRow(1).values as string[]).slice(1)).toEqual(['*姓名', '*身份证号', '手机号', '工种']);
+
+    // Fill it as Excel would: the example row replaced by three people, one with a wrong ID.
+    const good1 = idCard('19900307', 31);
+    const good2 = idCard('19920518', 32);
+    const fixed = idCard('19930621', 33);
+    ws.spliceRows(2, 1);
+    ws.addRow(['陈晓东', good1, '13912345678', '仓储分拣']);
+    ws.addRow(['林雪梅', broken(fixed), '13812345679', '配送骑手']);
+    ws.addRow(['黄志强', good2, '', '']);
+    const bytes = Buffer.from(await wb.xlsx.writeBuffer());
+
+    await page.locator('input[type=file]').setInputFiles({ name: '三月名单.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: bytes });
+    const summary = page.getByTestId('upload-summary');
+    await summary.waitFor({ timeout: 60_000 });
+    expect(await summary.innerText()).toContain('共 3 行，有效 2 行，有误 1 行，重复 0 行');
+
+    // The bad row, on the 有误 tab, fixed in place.
+    await page.getByRole('tab', { name: /有误 1/ }).click();
+    await expect.poll(() => page.getByTestId('roster-row').count()).toBe(1);
+    const row = page.getByTestId('roster-row').first();
+    expect(await row.innerText()).toContain('身份证号不正确');
+    await row.locator('input[data-col=idCard]').fill(fixed);
+    await expect.poll(() => row.getAttribute('data-status')).toBe('valid');
+    await expect.poll(() => page.getByRole('tab', { name: /有效 3/ }).count()).toBe(1);
+
+    // Cost dialog, then charge.
+    const quoteBefore = await api<{ balance: number }>(`/api/insure-uploads/quote?planName=${encodeURIComponent((await api<Array<{ value: string }>>('/api/plans?unit=month'))[0].value)}&startDate=${(await api<{ earliestStartDate: string }>('/api/insure-uploads/config')).earliestStartDate}&people=1`);
+    await page.getByRole('button', { name: /确认投保（3 人）/ }).click();
+    const breakdown = page.getByTestId('cost-breakdown');
+    await breakdown.waitFor();
+    const text = await breakdown.innerText();
+    expect(text).toContain('3 人 × 12 个月');
+    expect(text).toContain('扣费后余额');
+    const total = Number((await page.getByTestId('cost-total').innerText()).replace(/[¥,]/g, ''));
+    expect(total).toBeGreaterThan(0);
+    await page.getByRole('button', { name: '确认并扣费' }).click();
+
+    await page.waitForURL(/\/query-history-form\/\d+$/, { timeout: 30_000 });
+    const batchId = Number(new URL(page.url()).pathname.split('/').pop());
+    await expect.poll(() => page.locator('.ant-descriptions').first().innerText(), { timeout: 15_000 }).toContain('三月名单.xlsx');
+    await expect.poll(() => page.locator('.ant-descriptions').first().innerText(), { timeout: 15_000 }).toContain('138****0000');
+    expect(await page.locator('.ant-descriptions').first().innerText()).toContain('上传文件');
+    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count(), { timeout: 15_000 }).toBe(3);
+    expect(await page.locator('.ant-table-tbody').innerText()).toContain('林雪梅');
+    const quoteAfter = await api<{ balance: number }>(`/api/insure-uploads/quote?planName=${encodeURIComponent((await api<Array<{ value: string }>>('/api/plans?unit=month'))[0].value)}&startDate=${(await api<{ earliestStartDate: string }>('/api/insure-uploads/config')).earliestStartDate}&people=1`);
+    expect(Math.round((quoteBefore.balance - quoteAfter.balance) * 100)).toBe(Math.round(total * 100));
+
+    // The original file downloads again, byte for byte.
+    const [original] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '下载原文件' }).click()]);
+    expect(original.suggestedFilename()).toBe('三月名单.xlsx');
+    expect(Buffer.compare(await readFile(await original.path()), bytes)).toBe(0);
+
+    // The form is in the history list, and its row leads back to this detail.
+    await page.goto(`${baseUrl}${P.historyForms}`);
+    const batch = await api<{ batchNo: string }>(`/api/insure-batches/${batchId}`);
+    await expect.poll(() => page.locator('.ant-table-tbody').innerText(), { timeout: 15_000 }).toContain(batch.batchNo);
+  });
+
+  it('imports a GBK CSV saved by Excel on Chinese Windows with correct names', async () => {
+    await openUploadPage();
+    const a = idCard('19880101', 41);
+    const b = idCard('19870202', 42);
+    const csv = iconv.encode(`姓名,身份证号,手机号,工种\r\n欧阳娜娜,${a},13712345678,分拣员\r\n诸葛明亮,${b},,\r\n`, 'gbk');
+    await page.locator('input[type=file]').setInputFiles({ name: '名单.csv', mimeType: 'text/csv', buffer: csv });
+    await page.getByTestId('upload-summary').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('upload-summary').innerText()).toContain('共 2 行，有效 2 行');
+    const values = await rowValues();
+    expect(values.map((v) => v.slice(0, 2))).toEqual([
+      ['欧阳娜娜', a],
+      ['诸葛明亮', b],
+    ]);
+  });
+
+  it('refuses an .exe renamed .xlsx with a Chinese message', async () => {
+    await openUploadPage();
+    const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(58), Buffer.from([0x80, 0, 0, 0]), Buffer.alloc(64), Buffer.from('PE\0\0'), Buffer.alloc(400)]);
+    await page.locator('input[type=file]').setInputFiles({ name: '名单.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: exe });
+    const err = page.getByTestId('upload-error');
+    await err.waitFor({ timeout: 30_000 });
+    expect(await err.innerText()).toContain('文件内容与扩展名不符（实际为可执行文件）');
+    expect(await page.getByTestId('roster-row').count()).toBe(0);
+  });
+});

@@ -1,0 +1,87 @@
+import ExcelJS from 'exceljs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { earliestCoverStart } from '../../src/server/domain/cover.ts';
+import { BIZ_ADMIN, boot, makeIdCard, type Client, type Res } from './helpers.ts';
+
+export { makeIdCard };
+
+/** A gateway with demo data whose stored files go to a fresh temporary directory. */
+export async function bootWithFiles(): Promise<Client & { filesDir: string }> {
+  const filesDir = mkdtempSync(join(tmpdir(), 'upload-files-'));
+  process.env.FILES_DIR = filesDir;
+  const c = await boot();
+  await c.login();
+  return Object.assign(c, { filesDir });
+}
+
+export const START = () => earliestCoverStart();
+
+export async function monthPlan(c: Client): Promise<string> {
+  const r = await c.call('GET', '/api/plans?unit=month');
+  return r.body.data[0].value as string;
+}
+
+/** POST a multipart upload; `fields` are sent before the file. */
+export async function upload(
+  c: Client,
+  file: { name: string; bytes: Buffer | Uint8Array } | null,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Res> {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+  if (file) fd.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+  const origin = c.server.url.replace(/\/$/, '');
+  const res = await fetch(`${origin}/api/insure-uploads`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${c.token}`, 'x-company-id': BIZ_ADMIN, ...headers },
+    body: fd,
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** Polls the upload until its parse has finished; returns the final status view. */
+export async function waitParsed(c: Client, id: number): Promise<any> {
+  for (let i = 0; i < 600; i++) {
+    const r = await c.call('GET', `/api/insure-uploads/${id}`);
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    if (r.body.data.status !== 'parsing') return r.body.data;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error('parse did not finish');
+}
+
+/** GET a binary response. */
+export async function getBytes(c: Client, path: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+  const origin = c.server.url.replace(/\/$/, '');
+  const res = await fetch(origin + path, { headers: { authorization: `Bearer ${c.token}`, 'x-company-id': BIZ_ADMIN } });
+  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+}
+
+/** A roster workbook as Excel would save it: header row then the given rows. */
+export async function rosterXlsx(rows: string[][], header = ['姓名', '身份证号', '手机号', '工种']): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('名单');
+  ws.addRow(header);
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+export async function balanceCents(c: Client, biz = BIZ_ADMIN): Promise<number> {
+  const [r] = await c.server.db.query<{ b: number }>('SELECT balance_cents::float8 AS b FROM businesses WHERE id = $1', [biz]);
+  return Number(r.b);
+}
+
+export async function count(c: Client, sql: string, params: unknown[] = []): Promise<number> {
+  const [r] = await c.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql}) x`, params);
+  return r.n;
+}
