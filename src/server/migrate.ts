@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import { FIXED_DDL } from './entity/migrate.ts';
+import { CLAIM_ATTACHMENT_DDL } from './domain/attachments.ts';
 
 /**
  * Idempotent schema. Money is stored as integer cents (bigint) and exposed as yuan numbers.
@@ -96,6 +97,8 @@ export const MIGRATIONS: string[] = [
     status TEXT NOT NULL CHECK (status IN ('reported','reviewing','paid','rejected')),
     created_at TIMESTAMPTZ NOT NULL DEFAULT now()
   )`,
+  // Claim attachments (uploaded before the claim is submitted) and the claim's list of them.
+  ...CLAIM_ATTACHMENT_DDL,
   `CREATE TABLE IF NOT EXISTS bank_accounts (
     id SERIAL PRIMARY KEY,
     business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
-import { addBankAccount, applyInvoice, applyRefund, createClaim, createInsuranceBatch, deleteBankAccount, hashRequest, withIdempotency } from '../domain/index.ts';
+import { addBankAccount, applyInvoice, applyRefund, createClaim, createInsuranceBatch, deleteBankAccount, hashRequest, isDomainError, withIdempotency } from '../domain/index.ts';
+import { parseAttachmentIds } from '../domain/attachments.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { getResource, listResource, QueryError, RESOURCES } from '../resources.ts';
 import { PLANS } from '../seed.ts';
@@ -152,9 +153,17 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
     const accidentType = c.str('accidentType', { max: 30, label: '事故类型', pick: true });
     const description = c.str('description', { max: 1000, label: '事故经过' });
     const cents = c.money('amount', '预估金额');
+    let attachmentIds: number[] = [];
+    try {
+      attachmentIds = parseAttachmentIds(body.attachmentIds);
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      c.add('attachmentIds', err.message);
+    }
     c.done();
-    // The claim must fall inside the person's cover and within the plan's limit (src/server/domain/cover.ts).
-    const claim = await createClaim(tx, biz, { personName, idCard, accidentDate, accidentType, description, amountCents: cents });
+    // The claim must fall inside the person's cover and within the plan's limit (src/server/domain/cover.ts);
+    // its uploaded attachments are linked in the same transaction.
+    const claim = await createClaim(tx, biz, { personName, idCard, accidentDate, accidentType, description, amountCents: cents, attachmentIds });
     return getResource(tx, RESOURCES.claims, biz.businessId, claim.id);
   });
 

@@ -45,6 +45,7 @@ export const LEGACY_BODIES: Record<string, object> = {
       accidentType: s('事故类型'),
       description: s('事故经过'),
       amount: amount('预估金额'),
+      attachmentIds: { type: ['array', 'null'], title: '理赔材料', items: { type: ['integer', 'string'] } },
     },
   },
   'POST /api/bank-accounts': {
