@@ -23,6 +23,7 @@ import { describeFieldPath } from '../../shared/entity/messages';
 import { api, ApiError, newIdempotencyKey } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
 import { csvToRows, PHONE_RE, type RosterColumn } from '../validators';
+import { FileUpload } from '../upload/FileUpload';
 
 /** "获取验证码" next to the code input: sends the SMS for the form's phone, then counts down. */
 const SmsCodeInput = formilyObserver(function SmsCodeInput(props: { value?: string; onChange?: (v: string) => void; placeholder?: string }) {
@@ -111,7 +112,7 @@ function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (
 }
 
 const SchemaField = createSchemaField({
-  components: { FormItem, Input: FInput, Password, NumberPicker, DatePicker, Select: FSelect, Switch, ArrayTable, SmsCodeInput, RowsImport, RemoteSelect },
+  components: { FormItem, Input: FInput, Password, NumberPicker, DatePicker, Select: FSelect, Switch, ArrayTable, SmsCodeInput, RowsImport, RemoteSelect, FileUpload },
 });
 
 /** Checks a confirmation input (confirmOf) against the field it repeats; returns the mismatching input. */
