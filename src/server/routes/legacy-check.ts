@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { badInput, type FieldError } from '../http/errors.ts';
 import { MAX_YEAR, MIN_YEAR } from '../../shared/checks.ts';
 import { PHONE_RE, isValidDate, isValidIdCard } from '../util.ts';
+import { todayUtc } from '../../shared/entity/rules.ts';
 
 /**
  * Hand-written input checks of the legacy business write routes, moved over unchanged from the
@@ -71,8 +72,9 @@ function yuanText(yuan: number): string {
   return yuan >= 10_000 && yuan % 10_000 === 0 ? `${yuan / 10_000} 万` : `${yuan} `;
 }
 
+/** Today in the business time zone (one definition with the browser's date rules). */
 export function today(): string {
-  return new Date().toISOString().slice(0, 10);
+  return todayUtc();
 }
 
 export function addDays(d: string, n: number): string {

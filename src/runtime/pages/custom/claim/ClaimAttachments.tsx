@@ -37,7 +37,6 @@ function Photo({ a }: { a: Attachment }) {
       width={THUMB}
       height={THUMB}
       style={{ objectFit: 'cover', borderRadius: 8, border: '1px solid #f0f0f0' }}
-      data-testid="claim-photo"
     />
   );
 }
