@@ -9,6 +9,25 @@ import type { ExportColumn } from './lists.ts';
 
 type Rows = AsyncIterable<Record<string, unknown>>;
 
+/**
+ * Waits while the download is slower than the reading (back-pressure); rejects once the response is gone
+ * (client closed it), which ends the export instead of leaving it waiting.
+ */
+async function drained(out: Writable): Promise<void> {
+  if (out.writableNeedDrain && !out.destroyed) {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+    });
+  }
+  if (out.destroyed) throw new Error('export aborted: the download was closed');
+}
+
 function columnWidth(c: ExportColumn): number {
   const title = [...c.title].reduce((n, ch) => n + (ch.charCodeAt(0) > 255 ? 2 : 1), 0);
   const byType = c.valueType === 'dateTime' ? 18 : c.valueType === 'idCard' ? 22 : c.valueType === 'money' ? 14 : 12;
@@ -31,6 +50,8 @@ export async function writeXlsx(out: Writable, sheetName: string, columns: Expor
   for await (const row of rows) {
     ws.addRow(columns.map((c) => xlsxValue(c, row[c.key]))).commit();
     n++;
+    // A slow download holds the reading back instead of piling the zipped bytes up in memory.
+    await drained(out);
   }
   ws.commit();
   await wb.commit();
@@ -43,7 +64,8 @@ const line = (cells: string[]) => `${cells.map(esc).join(',')}\r\n`;
 /** Writes the rows as CSV (UTF-8 with BOM, so Excel on Chinese Windows reads it) into `out`. */
 export async function writeCsv(out: PassThrough, columns: ExportColumn[], rows: Rows): Promise<number> {
   const write = async (s: string) => {
-    if (!out.write(s)) await new Promise((r) => out.once('drain', r));
+    out.write(s);
+    await drained(out);
   };
   await write(`\uFEFF${line(columns.map((c) => c.title))}`);
   let n = 0;
