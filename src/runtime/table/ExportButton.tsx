@@ -53,11 +53,12 @@ async function request(url: string): Promise<Response> {
 
 /**
  * Downloads a list export, reading the stream so the progress message can show what has arrived
- * (rows from the gateway's X-Export-Rows, bytes as they come), then saves it.
+ * (rows from the gateway's X-Export-Rows, bytes as they come), then saves it. Answers the row count as shown.
  */
-export async function downloadExport(url: string, format: ExportFormat, fallbackName: string, onProgress: (text: string) => void): Promise<number> {
+export async function downloadExport(url: string, format: ExportFormat, fallbackName: string, onProgress: (text: string) => void): Promise<string> {
   const res = await request(url);
   const rows = Number(res.headers.get('X-Export-Rows') ?? 0);
+  const count = `${res.headers.get('X-Export-Rows-Estimated') === 'true' ? '约 ' : ''}${rows}`;
   const length = Number(res.headers.get('Content-Length') ?? 0);
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -71,7 +72,7 @@ export async function downloadExport(url: string, format: ExportFormat, fallback
       received += value.length;
       if (received - shown > 64 * 1024) {
         shown = received;
-        onProgress(`正在导出 ${rows} 条记录… 已接收 ${size(received)}${length ? `（${Math.round((received / length) * 100)}%）` : ''}`);
+        onProgress(`正在导出 ${count} 条记录… 已接收 ${size(received)}${length ? `（${Math.round((received / length) * 100)}%）` : ''}`);
       }
     }
   } else {
@@ -79,7 +80,7 @@ export async function downloadExport(url: string, format: ExportFormat, fallback
   }
   const name = fileNameFromContentDisposition(res.headers.get('Content-Disposition')) || fallbackName;
   saveBlob(new Blob(chunks as BlobPart[], { type: TYPES[format] }), name);
-  return rows;
+  return count;
 }
 
 export interface TableExport {
@@ -113,8 +114,8 @@ export function useTableExport(schema: TableSchema, getQuery: () => Query): Tabl
     message.open({ key, type: 'loading', content: '正在准备导出…', duration: 0 });
     try {
       const url = exportUrl(schema, getQuery(), format, cols);
-      const rows = await downloadExport(url, format, `${schema.title}.${format}`, (content) => message.open({ key, type: 'loading', content, duration: 0 }));
-      message.open({ key, type: 'success', content: `已导出 ${rows} 条记录`, duration: 3 });
+      const count = await downloadExport(url, format, `${schema.title}.${format}`, (content) => message.open({ key, type: 'loading', content, duration: 0 }));
+      message.open({ key, type: 'success', content: `已导出 ${count} 条记录`, duration: 3 });
     } catch (e) {
       message.open({ key, type: 'error', content: e instanceof ApiError ? e.message : '导出失败，请稍后重试', duration: 4 });
     } finally {

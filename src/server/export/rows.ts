@@ -20,10 +20,13 @@ export function listFilters(query: Record<string, unknown>): ListQuery {
   return out;
 }
 
-/** Total row count of the filtered list (throws the list query's QueryError on a bad filter). */
-export async function countRows(db: Queryable, entity: EntitySchema, businessId: string, filters: ListQuery): Promise<number> {
+/**
+ * Row count of the filtered list as the list reports it (throws the list query's QueryError on a bad
+ * filter). `estimated` when the list query estimates large totals instead of counting them.
+ */
+export async function countRows(db: Queryable, entity: EntitySchema, businessId: string, filters: ListQuery): Promise<{ total: number; estimated: boolean }> {
   const first = await listRows(db, entity, businessId, { ...filters, current: '1', pageSize: '1' });
-  return first.total;
+  return { total: first.total, estimated: (first as { estimated?: boolean }).estimated === true };
 }
 
 /** Every row of the filtered list, page by page (masked as in the list), at most `limit` rows. */

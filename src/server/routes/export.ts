@@ -32,7 +32,8 @@ export function pickColumns(list: ExportList, raw: unknown): ExportColumn[] {
 /**
  * GET /api/<list>/export?format=xlsx|csv&columns=a,b,…&<the list's filters and sort>: the filtered
  * list as a file, streamed while it is read (rows via src/server/export/rows.ts, i.e. the list query
- * itself, masking included). X-Export-Rows carries the row count for the browser's progress.
+ * itself, masking included). X-Export-Rows carries the row count for the browser's progress
+ * (X-Export-Rows-Estimated: true when the list query only estimated it).
  */
 export default async function exportRoutes(app: FastifyInstance) {
   const { db } = app.deps;
@@ -59,20 +60,22 @@ export default async function exportRoutes(app: FastifyInstance) {
         const filters = listFilters(req.query);
         const biz = req.business.businessId;
         let total: number;
+        let estimated: boolean;
         try {
-          total = await countRows(db, list.entity, biz, filters);
+          ({ total, estimated } = await countRows(db, list.entity, biz, filters));
         } catch (err) {
           if (err instanceof QueryError) throw badInput(err.message, [{ field: err.field, message: err.message }]);
           throw err;
         }
         if (total > EXPORT_MAX_ROWS) {
-          const message = `共 ${total} 条，超过单次导出上限 ${EXPORT_MAX_ROWS} 条，请缩小筛选范围后再导出`;
+          const message = `${estimated ? '约' : '共'} ${total} 条，超过单次导出上限 ${EXPORT_MAX_ROWS} 条，请缩小筛选范围后再导出`;
           throw badInput(message, [{ field: 'query', message }]);
         }
         const { date } = localParts(new Date());
         const fileName = `${list.title}-${date.replace(/-/g, '')}.${format}`;
         const out = new PassThrough();
-        const rows = exportRows(db, list.entity, biz, filters, total);
+        // Capped by the limit, not by the count: a count may be an estimate, and rows may arrive meanwhile.
+        const rows = exportRows(db, list.entity, biz, filters, EXPORT_MAX_ROWS);
         const done = format === 'csv' ? writeCsv(out, columns, rows) : writeXlsx(out, list.title, columns, rows);
         done.catch((err) => {
           req.log.error({ err }, 'export failed');
@@ -83,6 +86,7 @@ export default async function exportRoutes(app: FastifyInstance) {
           'Content-Disposition': contentDispositionAttachment(fileName),
           'X-Content-Type-Options': 'nosniff',
           'X-Export-Rows': String(total),
+          ...(estimated ? { 'X-Export-Rows-Estimated': 'true' } : {}),
           'Cache-Control': 'no-store',
         });
         return reply.send(out);
