@@ -88,6 +88,8 @@ export interface ClaimRow {
   status: "reported" | "reviewing" | "paid" | "rejected";
   /** 报案时间 */
   createdAt: string;
+  /** 理赔材料：事故照片、医疗票据等：图片（JPG、PNG 等）或 PDF，单个文件不超过 10 MB，最多 20 个 */
+  attachmentIds?: number[] | null;
 }
 
 export interface ClaimListQuery {
@@ -123,6 +125,8 @@ export interface ClaimInput {
   description: string;
   /** 报案金额（元，最多 2 位小数） */
   amount: number;
+  /** 理赔材料：事故照片、医疗票据等：图片（JPG、PNG 等）或 PDF，单个文件不超过 10 MB，最多 20 个 */
+  attachmentIds?: number[];
 }
 
 /** 投保单（一行，insure_batches） */

@@ -33,6 +33,11 @@ export function fieldValidator(f: FormField): (value: unknown) => string {
   return (value) => checkField(rule, value) ?? '';
 }
 
+/** Formily validator of an upload field: refuses while a file is still uploading (FileUpload sets field.data.uploading). */
+function uploadPending(_value: unknown, _rule: unknown, ctx: { field?: { data?: Record<string, unknown> } }): string {
+  return Number(ctx?.field?.data?.uploading ?? 0) > 0 ? '文件正在上传，请等待上传完成后再提交' : '';
+}
+
 function fieldSchema(f: FormField): ISchema {
   const base: ISchema = {
     type: 'string',
@@ -93,6 +98,13 @@ function fieldSchema(f: FormField): ISchema {
       break;
     case 'rows':
       return rowsSchema(f);
+    case 'upload':
+      // A list of uploaded file ids (src/runtime/upload/FileUpload.tsx); not submittable while a file uploads.
+      base.type = 'array';
+      base['x-component'] = 'FileUpload';
+      base['x-component-props'] = { ...f.upload, maxCount: f.rule?.maxItems };
+      validators.push(uploadPending);
+      break;
     default:
       base['x-component'] = 'Input';
   }

@@ -118,7 +118,7 @@ export function formFieldOf(key: string, f: FieldSchema, layout: Partial<FormFie
   const out: FormField = {
     name: key,
     title: f.label,
-    type: component ? COMPONENT_TYPES[component] : layout.optionsApi && f.type === 'string' ? 'enum' : inputTypeOf(f),
+    type: layout.upload ? 'upload' : component ? COMPONENT_TYPES[component] : layout.optionsApi && f.type === 'string' ? 'enum' : inputTypeOf(f),
     rule: f,
     ...(f.required ? { required: true } : {}),
     ...(f.options ? { options: f.options } : {}),

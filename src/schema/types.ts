@@ -188,8 +188,10 @@ export interface FormFieldLayout {
   /** options loaded from a list endpoint (a select over remote rows) */
   optionsApi?: string;
   description?: string;
+  /** renders the field (an array of ids) as a file upload */
+  upload?: UploadSpec;
 }
-export const FORM_LAYOUT_KEYS = ['field', 'placeholder', 'component', 'span', 'hidden', 'optionsApi', 'description'] as const;
+export const FORM_LAYOUT_KEYS = ['field', 'placeholder', 'component', 'span', 'hidden', 'optionsApi', 'description', 'upload'] as const;
 
 /** A form-only "repeat the value" input (not sent to the gateway), e.g. password confirmation. */
 export interface ConfirmFieldLayout {
@@ -267,7 +269,8 @@ export type FieldType =
   | 'idCard'
   | 'rows'
   | 'smsCode'
-  | 'email';
+  | 'email'
+  | 'upload';
 
 export const FIELD_TYPES: readonly FieldType[] = [
   'string',
@@ -284,7 +287,21 @@ export const FIELD_TYPES: readonly FieldType[] = [
   'rows',
   'smsCode',
   'email',
+  // 'upload' only comes from an entity-bound form's `upload` layout (it needs its UploadSpec).
 ];
+
+/**
+ * A file input (layout key `upload`): each chosen file is sent to `api` (multipart, field `file`;
+ * the answer's `id` identifies it) and the field's value is the list of ids. `accept` names the
+ * spec's upload type groups, `exclude` extensions of those groups that are still refused.
+ */
+export interface UploadSpec {
+  api: string;
+  accept: Array<'image' | 'pdf' | 'office'>;
+  exclude?: string[];
+  /** largest file in MB (checked in the browser before uploading; the gateway checks again) */
+  maxSizeMb?: number;
+}
 
 export interface FormField {
   name: string;
@@ -311,6 +328,8 @@ export interface FormField {
   /** form-only confirmation of another field (not sent) */
   confirmOf?: string;
   example?: unknown;
+  /** for type 'upload' */
+  upload?: UploadSpec;
 }
 
 export interface FormSchema {

@@ -5,7 +5,7 @@
  */
 import type { FileChecker } from './validator';
 import type { EntityRegistry } from '../shared/entity/registry';
-import { ENTITY_FIELD_TYPES, RULE_ORDER } from '../shared/entity/types';
+import { ENTITY_FIELD_TYPES, RULE_ORDER, type EntitySchema } from '../shared/entity/types';
 import { COLUMN_LAYOUT_KEYS, FORM_COMPONENTS, FORM_LAYOUT_KEYS, REST_FIELDS } from './types';
 
 type Json = unknown;
@@ -167,12 +167,25 @@ export function validateEntityTable(c: FileChecker, data: Record<string, Json>, 
   });
 }
 
+/** `upload` layout: an API path, the spec's type groups, and only on an array field of integer ids. */
+function uploadCheck(c: FileChecker, e: EntitySchema | undefined, v: Record<string, Json>, p: string): void {
+  c.object(v.upload, `${p}.upload`, {
+    api: { required: true, check: c.apiPath },
+    accept: { required: true, check: c.arrayOf(c.oneOf(['image', 'pdf', 'office'], 'upload group'), { nonEmpty: true }) },
+    exclude: { check: c.arrayOf(c.str) },
+    maxSizeMb: { check: c.posInt },
+  });
+  const f = e && typeof v.field === 'string' ? e.fields[v.field] : undefined;
+  if (f && !(f.type === 'array' && f.items === 'integer')) c.add(`${p}.upload`, 'upload needs an array field of integer ids ("items": "integer")');
+}
+
 export function validateEntityForm(c: FileChecker, data: Record<string, Json>, d: PageDeps): void {
   const e = entityRef(c, data, d.reg);
   const inputs = e ? Object.keys(e.fields).filter((k) => !e.fields[k].readOnly) : [];
   const confirm = (v: Record<string, Json>, p: string): boolean => {
     if (v.confirm === undefined) {
       if (v.component !== undefined) c.oneOf(FORM_COMPONENTS, 'component')(v.component, `${p}.component`);
+      if (v.upload !== undefined) uploadCheck(c, e, v, p);
       return false;
     }
     c.object(v, p, { confirm: { required: true, check: c.str }, label: { required: true, check: c.str }, placeholder: { check: c.str }, description: { check: c.str } });

@@ -3,6 +3,7 @@ import { DOMAIN_COLUMNS } from './domain/ddl.ts';
 import { loadEntities } from './entity/load.ts';
 import { FIXED_DDL, migrateEntities, type MigrateReport } from './entity/migrate.ts';
 import { REPO_ROOT, repoEntities } from './entity/repo.ts';
+import { CLAIM_ATTACHMENT_DDL } from './domain/attachments.ts';
 
 /**
  * Idempotent schema of the tables that are not entities (accounts, sessions, SMS codes, rate limits).
@@ -50,5 +51,8 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<Migrat
   }
   const root = opts.schemaRoot ?? REPO_ROOT;
   const { registry, migrationsDir } = root === REPO_ROOT ? repoEntities() : loadEntities(root);
-  return migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
+  const report = await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
+  // Claim attachments reference claims (an entity table), so they follow the entity migration.
+  for (const sql of CLAIM_ATTACHMENT_DDL) await db.query(sql);
+  return report;
 }

@@ -69,6 +69,7 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect(report.statements.some((s) => s.startsWith('CREATE TABLE IF NOT EXISTS insure_batch_rows'))).toBe(true);
     // Only the fields added to the entities after the hand-written DDL: new nullable columns, nothing else.
     expect(report.statements.filter((s) => s.startsWith('ALTER TABLE'))).toEqual([
+      "ALTER TABLE claims ADD COLUMN attachment_ids TEXT[] NOT NULL DEFAULT '{}'",
       "ALTER TABLE insured_persons ADD COLUMN auto_status TEXT CHECK (auto_status IN ('0', '1', '2', '3'))",
     ]);
   });

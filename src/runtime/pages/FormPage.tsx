@@ -17,6 +17,7 @@ import { SmsCodeInput as SmsInput, type SmsCodeInputProps } from './SmsCodeInput
 import { lazyWithRetry } from '../errors';
 import { Loading } from '../layouts/Loading';
 import { needsHeavyInputs } from './formInputs';
+import { FileUpload } from '../upload/FileUpload';
 
 /** The shared SMS code input, reading the phone from the Formily form. */
 const SmsCodeInput = formilyObserver(function FormilySmsCodeInput(props: Omit<SmsCodeInputProps, 'phone'>) {
@@ -73,7 +74,7 @@ function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (
   return <Select mode={props.mode} options={options} value={props.value} onChange={props.onChange} showSearch allowClear style={{ width: '100%' }} />;
 }
 
-const LIGHT_INPUTS = { FormItem, Input: FInput, Password, Select: FSelect, Switch, SmsCodeInput, RowsImport, RemoteSelect };
+const LIGHT_INPUTS = { FormItem, Input: FInput, Password, Select: FSelect, Switch, SmsCodeInput, RowsImport, RemoteSelect, FileUpload };
 const SchemaField = createSchemaField({ components: LIGHT_INPUTS });
 /** The same plus the roster table and date/number pickers, loaded in their own chunk by forms that need them. */
 const FullSchemaField = lazyWithRetry(() =>

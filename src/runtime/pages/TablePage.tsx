@@ -2,16 +2,16 @@ import { Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
-import { DownloadOutlined } from '@ant-design/icons';
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
 import { ConsoleTable } from '../table';
+import { useTableExport } from '../table/ExportButton';
 import { observer } from 'mobx-react-lite';
 import type { TableSchema } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
 import { api, ApiError } from '../../services/request';
 import { useStores } from '../context';
 import { allowedFor } from '../access';
-import { isDateColumn, proValueType, toCsv, toQuery, toValueEnum } from '../tableColumns';
+import { isDateColumn, proValueType, toQuery, toValueEnum } from '../tableColumns';
 import { formatValue } from '../format';
 import { getForm } from '../../schema/registry';
 import { LazyFormPage as FormPage } from './lazy';
@@ -60,8 +60,6 @@ function listCell(v: unknown, c: TableSchema['columns'][number]) {
   return c.options ? text : <span style={CODE_FONT}>{text}</span>;
 }
 
-const EXPORT_PAGE = 200;
-const EXPORT_MAX = 5000;
 
 export interface TablePageProps {
   schema: TableSchema;
@@ -80,13 +78,14 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
   const navigate = useNavigate();
   const actionRef = useRef<ActionType>();
   const lastQuery = useRef<Record<string, string | number>>({});
-  const [exporting, setExporting] = useState(false);
   const [dialogForm, setDialogForm] = useState<string>();
   const biz = user.currentBusiness;
   const ctx = { userType: biz?.userType, servicePacks: biz?.servicePacks ?? [] };
   const isBusinessPicker = schema.id === 'businesses';
   const location = useLocation();
   const [fromUrl] = useState(() => listStateFromUrl(schema, location.search));
+  // .xlsx/.csv export of the filtered list with its shown columns (src/runtime/table/ExportButton.tsx).
+  const exporter = useTableExport(schema, () => lastQuery.current);
 
   const columns = useMemo(() => {
     const cols: ProColumns<Row>[] = [];
@@ -171,33 +170,6 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [schema, ctx.userType, user.businessInfo.businessId, rowActions, cellRender]);
 
-  async function exportCsv() {
-    setExporting(true);
-    try {
-      const visible = schema.columns.filter((c) => !c.hideInTable && c.valueType !== 'dateRange');
-      const rows: Row[] = [];
-      for (let page = 1; rows.length < EXPORT_MAX; page++) {
-        const r = await api.get<ListResult>(schema.api, { ...lastQuery.current, current: page, pageSize: EXPORT_PAGE });
-        rows.push(...r.list);
-        if (r.list.length < EXPORT_PAGE || rows.length >= r.total) break;
-      }
-      const csv = toCsv(
-        visible.map((c) => c.title),
-        rows.map((r) => visible.map((c) => formatValue(r[c.dataIndex], c.valueType, c.options))),
-      );
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `${schema.title}.csv`;
-      a.click();
-      URL.revokeObjectURL(url);
-    } catch (e) {
-      message.error(e instanceof ApiError ? e.message : '导出失败');
-    } finally {
-      setExporting(false);
-    }
-  }
-
   const toolbar = (schema.toolbar ?? [])
     .filter((t) => allowedFor(t.userType, ctx))
     .map((t) =>
@@ -215,13 +187,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
         </Button>
       ),
     );
-  if (schema.exportable) {
-    toolbar.push(
-      <Button key="__export" icon={<DownloadOutlined />} loading={exporting} onClick={exportCsv}>
-        {t('button.export')}
-      </Button>,
-    );
-  }
+  if (exporter.button) toolbar.push(exporter.button);
 
   const dialogSchema = dialogForm ? getForm(dialogForm) : undefined;
   return (
@@ -247,6 +213,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
       rowKey={schema.rowKey}
       actionRef={actionRef}
       columns={columns}
+      columnsState={exporter.columnsState}
       search={schema.columns.some((c) => c.search) ? { labelWidth: 'auto' } : false}
       // Page sizes 30/50/100, quick jumper and the spec's labels come from ConsoleTable (spec §9).
       pagination={{ defaultPageSize: fromUrl.pageSize ?? schema.pageSize, defaultCurrent: fromUrl.current }}

@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db.ts';
 import { DomainError } from './errors.ts';
+import { linkAttachments } from './attachments.ts';
 import { addDays, cents, fmtYuan, isIsoDate, isPositiveCents, localParts, serialNo, type BizRef } from './util.ts';
 
 /** Daily cut-off 'HH:MM' from env COVER_CUTOFF; '24:00' (default) allows a same-day start all day. */
@@ -100,11 +101,14 @@ export interface ClaimInput extends ClaimCoverInput {
   personName: string;
   accidentType: string;
   description?: string;
+  /** Uploaded claim attachments (src/server/routes/claim-attachments.ts) this claim is filed with. */
+  attachmentIds?: number[];
 }
 
 /**
  * Stores a claim after checking cover: accident not in the future, insured on that date, and the sum of
- * the person's open/paid claims in that cover period within the plan limit.
+ * the person's open/paid claims in that cover period within the plan limit. Its attachments are linked
+ * in the same transaction: a foreign or already used attachment refuses the whole claim.
  */
 export async function createClaim(
   db: Db,
@@ -124,10 +128,11 @@ export async function createClaim(
     ]);
     const cover = await checkClaimCover(tx, biz.businessId, input);
     const claimNo = serialNo('LP');
+    const attachmentIds = input.attachmentIds ?? [];
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO claims (business_id, claim_no, person_name, id_card, accident_date, accident_type, description,
-                           amount_cents, status, person_id, plan_id, cover_checked)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'reported',$9,$10,true) RETURNING id`,
+                           amount_cents, status, person_id, plan_id, cover_checked, attachment_ids)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'reported',$9,$10,true,$11::text[]) RETURNING id`,
       [
         biz.businessId,
         claimNo,
@@ -139,8 +144,10 @@ export async function createClaim(
         input.amountCents,
         cover.personId,
         cover.planId,
+        attachmentIds.map(String),
       ],
     );
+    await linkAttachments(tx, biz.businessId, row.id, attachmentIds);
     return { id: row.id, claimNo, personId: cover.personId, planId: cover.planId };
   });
 }

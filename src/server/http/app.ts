@@ -6,6 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
 import authRoutes from '../routes/auth.ts';
 import businessLegacyRoutes from '../routes/business-legacy.ts';
+import claimAttachmentRoutes from '../routes/claim-attachments.ts';
+import exportRoutes from '../routes/export.ts';
 import contentRoutes from '../routes/content.ts';
 import insureFormRoutes from '../routes/insure-forms.ts';
 import insuredPersonRoutes from '../routes/insured-persons.ts';
@@ -169,6 +171,8 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(paymentRoutes, { provider: opts.payments });
     await api.register(insuredPersonRoutes);
     await api.register(insureUploadRoutes);
+    await api.register(claimAttachmentRoutes);
+    await api.register(exportRoutes);
     await api.register(businessLegacyRoutes);
   });
 

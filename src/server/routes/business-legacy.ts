@@ -12,6 +12,7 @@ import {
   withIdempotency,
   type InsureRow,
 } from '../domain/index.ts';
+import { parseAttachmentIds } from '../domain/attachments.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { entityRoutes } from '../entity/routes.ts';
 import { getRow } from '../entity/query.ts';
@@ -136,6 +137,8 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
       accidentType: String(body.accidentType),
       description: body.description as string | undefined,
       amountCents: Number(stored(claim, 'amount', body.amount)),
+      // Uploaded attachments are linked in the same transaction (shape and count checked by the entity rules).
+      attachmentIds: parseAttachmentIds(body.attachmentIds),
     });
     return getRow(tx, claim, biz.businessId, c.id);
   });

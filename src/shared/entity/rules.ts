@@ -8,15 +8,20 @@ import { ruleMessage } from './messages.ts';
 import type { EntitySchema, FieldError, FieldSchema } from './types.ts';
 
 export interface RuleContext {
-  /** YYYY-MM-DD used for "today" date bounds (defaults to the current UTC date) */
+  /** YYYY-MM-DD used for "today" date bounds (defaults to today in Asia/Shanghai) */
   today?: string;
 }
 
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2100;
 
+/**
+ * Today's date (YYYY-MM-DD) in the business time zone, Asia/Shanghai, the same day the gateway's cover
+ * rules use (src/server/domain/cover.ts). (The name is historical: it was the UTC date, which between
+ * 00:00 and 08:00 Shanghai time refused an accident on the day cover had started.)
+ */
 export function todayUtc(): string {
-  return new Date().toISOString().slice(0, 10);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 }
 
 /** "today", "today+30", "today-365" or an absolute YYYY-MM-DD → YYYY-MM-DD. */
@@ -92,7 +97,8 @@ function checkScalarItems(f: FieldSchema, arr: unknown[], ctx: RuleContext): str
   const item: FieldSchema = { type: f.items, label: f.label, required: true };
   for (const x of arr) {
     const m = checkField(item, x, ctx);
-    if (m) return m === ruleMessage(item, 'required') ? ruleMessage(f, 'type') : m;
+    // A missing or mistyped item makes the list malformed (the gateway's Ajv words it the same way).
+    if (m) return m === ruleMessage(item, 'required') || m === ruleMessage(item, 'type') ? ruleMessage(f, 'type') : m;
   }
   return undefined;
 }

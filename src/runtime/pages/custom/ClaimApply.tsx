@@ -1,6 +1,7 @@
 import { TableWithDetail } from './TableWithDetail';
+import { ClaimAttachments } from './claim/ClaimAttachments';
 
-/** 理赔申请: the claims list; a claim's detail opens in a drawer (?id=). */
+/** 理赔申请: the claims list; a claim's detail, with its photos and documents, opens in a drawer (?id=). */
 export function ClaimApply() {
-  return <TableWithDetail table="claims" detail="claim" title="理赔详情" />;
+  return <TableWithDetail table="claims" detail="claim" title="理赔详情" extra={(id) => <ClaimAttachments claimId={id} />} />;
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Drawer } from 'antd';
 import { getDetail, getTable } from '../../../schema/registry';
@@ -8,7 +9,7 @@ import { LazyDetailPage as DetailPage, LazyTablePage as TablePage } from '../laz
  * A list whose rows open their detail in a drawer (?id=…): for records the spec gives no detail
  * route of their own (insurance records, claims). The detail schema's :id is filled from the query.
  */
-export function TableWithDetail({ table, detail, title }: { table: string; detail: string; title: string }) {
+export function TableWithDetail({ table, detail, title, extra }: { table: string; detail: string; title: string; extra?: (id: string) => ReactNode }) {
   const [params, setParams] = useSearchParams();
   const id = params.get('id');
   const schema = getDetail(detail);
@@ -22,6 +23,7 @@ export function TableWithDetail({ table, detail, title }: { table: string; detai
       <TablePage schema={getTable(table)} />
       <Drawer open={Boolean(id)} onClose={close} width={880} title={title} destroyOnClose>
         {id && <DetailPage schema={{ ...schema, api: schema.api ? fillPath(schema.api, { id }) : undefined }} />}
+        {id && extra?.(id)}
       </Drawer>
     </>
   );

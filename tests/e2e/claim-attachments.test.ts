@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { signInToFirstBusiness } from './session';
+import { makePng } from '../server/png';
+
+const baseUrl = inject('baseUrl');
+const PM = '/service/service-center/pay-manage';
+
+/** A valid 18-digit mainland ID for a birth date and sequence (ISO 7064 MOD 11-2 check digit). */
+function idCard(birth: string, seq: number): string {
+  const body = `310104${birth}${String(seq).padStart(3, '0')}`;
+  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const sum = [...body].reduce((s, d, i) => s + Number(d) * w[i], 0);
+  return body + '10X98765432'[sum % 11];
+}
+
+let browser: Browser;
+let page: Page;
+let auth: Record<string, string>;
+
+async function apiCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { code: number; data: T; message: string };
+  if (json.code !== 0) throw new Error(`${method} ${path}: ${json.message}`);
+  return json.data;
+}
+
+/** The Formily item of a form by its label. */
+const item = (label: string) => page.locator('.ant-formily-item', { has: page.locator('.ant-formily-item-label', { hasText: label }) });
+
+describe('claim attachments in the browser', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    page = await browser.newPage({ locale: 'zh-CN' });
+    auth = await signInToFirstBusiness(page, baseUrl);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('files a claim with a photo and shows the photo in the claim detail', async () => {
+    // Someone insured from today, so an accident today is inside the cover period.
+    const plans = await apiCall<Array<{ value: string }>>('GET', '/api/plans?unit=month');
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
+    const person = { name: '陈晓峰', idCard: idCard('19880512', 37) };
+    await apiCall('POST', '/api/insure/roster', { planName: plans[0].value, startDate: today, rows: [{ ...person, phone: '13912340037', jobType: '仓储' }] });
+
+    await page.goto(`${baseUrl}${PM}/pay-apply-send`);
+    await item('出险人').locator('input').fill(person.name);
+    await item('身份证号').locator('input').fill(person.idCard);
+    const date = item('出险日期').locator('input');
+    await date.click();
+    await date.fill(today);
+    await date.press('Enter');
+    await item('事故类型').locator('.ant-select').click();
+    await page.locator('.ant-select-item-option', { hasText: '意外伤害' }).click();
+    await item('事故经过').locator('textarea').fill('仓库搬运货物时被货架划伤右手');
+    await item('报案金额').locator('input').fill('860.5');
+
+    const photo = makePng(48, 32, [30, 140, 60]);
+    await item('理赔材料').locator('input[type=file]').setInputFiles({ name: '伤情照片.png', mimeType: 'image/png', buffer: photo });
+    // Uploaded with a thumbnail made in the browser (an object URL of the chosen file).
+    const thumb = item('理赔材料').locator('.ant-upload-list-item-done img');
+    await thumb.waitFor({ timeout: 20000 });
+    expect(await thumb.getAttribute('src')).toMatch(/^blob:/);
+
+    await page.getByRole('button', { name: '提交报案' }).click();
+    await page.waitForURL(`${baseUrl}${PM}/pay-apply`, { timeout: 20000 });
+
+    const list = await apiCall<{ list: Array<{ id: number; personName: string }> }>('GET', '/api/claims?sortField=createdAt&sortOrder=descend&pageSize=1');
+    const claim = list.list[0];
+    expect(claim.personName).toBe(person.name);
+    const files = await apiCall<{ list: Array<{ fileName: string; size: number }> }>('GET', `/api/claims/${claim.id}/attachments`);
+    expect(files.list).toEqual([expect.objectContaining({ fileName: '伤情照片.png', size: photo.length })]);
+
+    // The detail shows the stored photo itself (48 × 32 pixels, decoded from the served bytes).
+    await page.goto(`${baseUrl}${PM}/pay-apply?id=${claim.id}`);
+    const shown = page.locator('[data-testid="claim-attachments"] img.ant-image-img');
+    await shown.waitFor({ timeout: 20000 });
+    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => `${img.naturalWidth}x${img.naturalHeight}`), { timeout: 10000 }).toBe('48x32');
+    // Clicking the thumbnail opens the larger preview.
+    await page.locator('[data-testid="claim-attachments"] .ant-image').first().click();
+    await page.locator('.ant-image-preview-img').waitFor({ timeout: 10000 });
+  });
+});
