@@ -52,6 +52,10 @@ export const MenuLayout = observer(function MenuLayout() {
       layout={nav.menuType === 'horizontal' ? 'top' : 'mix'}
       splitMenus={false}
       fixSiderbar
+      // Below 1200 px the side menu starts folded (icons only, the user can unfold it), so lists get the width.
+      breakpoint="xl"
+      siderWidth={208}
+      contentStyle={{ padding: '24px' }}
       route={{ path: '/', children: menu }}
       location={{ pathname: selected ?? location.pathname }}
       menu={{ type: 'sub' }}

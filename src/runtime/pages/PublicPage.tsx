@@ -18,15 +18,6 @@ interface LoginResult {
   businessList: Business[];
 }
 
-/** Reads the business remembered in localStorage (companyId) before the new session overwrites it. */
-function rememberedCompanyId(): string {
-  try {
-    return localStorage.getItem('companyId') ?? '';
-  } catch {
-    return '';
-  }
-}
-
 /**
  * Pages outside the signed-in layouts: sign-in (password, then choosing a business), agreement,
  * set-password. After sign-in the visitor returns to ?redirect= (a deep link) or the default landing.
@@ -52,13 +43,11 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
 
   const onSubmitted = isLogin
     ? (result: unknown) => {
-        const r = result as LoginResult;
-        const remembered = rememberedCompanyId();
-        user.setSession(r);
+        // The store enters the only business, or the one this phone entered last if it is still theirs.
+        user.setSession(result as LoginResult);
         message.success('登录成功');
-        const pick =
-          r.businessList.length === 1 ? r.businessList[0] : r.businessList.find((b) => remembered && b.businessId === remembered);
-        if (pick) return enter(pick);
+        const entered = user.currentBusiness;
+        if (entered) return enter(entered);
         const next = new URLSearchParams(params);
         next.set('step', 'business');
         setParams(next, { replace: true });
@@ -70,7 +59,7 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
 
   return (
     <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#e6f4ff,#f5f5f5)' }}>
-      <Card style={{ width: choosing ? 560 : 420 }}>
+      <Card className="console-sign-in" style={{ width: choosing ? 560 : 420, maxWidth: 'calc(100vw - 32px)' }}>
         <Typography.Title level={3} style={{ textAlign: 'center' }}>
           {choosing ? '选择企业' : schema.title}
         </Typography.Title>

@@ -1,10 +1,10 @@
 import { Suspense, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
-import { ConsoleTable } from '../table';
+import { ConsoleTable, actionColumnWidth, suggestedColumnWidth } from '../table';
 import { observer } from 'mobx-react-lite';
 import type { TableSchema } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
@@ -15,6 +15,8 @@ import { isDateColumn, proValueType, toCsv, toQuery, toValueEnum } from '../tabl
 import { formatValue } from '../format';
 import { getForm } from '../../schema/registry';
 import { LazyFormPage as FormPage } from './lazy';
+import { useListUrlState } from '../table/useListUrlState';
+import { ListLink } from '../table/ListLink';
 
 
 type Row = Record<string, unknown>;
@@ -37,6 +39,9 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
   const biz = user.currentBusiness;
   const ctx = { userType: biz?.userType, servicePacks: biz?.servicePacks ?? [] };
   const isBusinessPicker = schema.id === 'businesses';
+  // Page, page size, filters and sort live in the URL (?status=…&current=2&pageSize=30&sortField=…).
+  const list = useListUrlState(schema);
+  const initial = list.initial;
 
   const columns = useMemo(() => {
     const cols: ProColumns<Row>[] = [];
@@ -53,10 +58,11 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
         sorter: c.sorter,
         copyable: c.copyable,
         ellipsis: c.ellipsis,
-        width: c.width,
+        width: c.width ?? suggestedColumnWidth(c),
         fixed: c.fixed,
+        defaultSortOrder: c.sorter && initial.sortField === c.dataIndex ? initial.sortOrder : undefined,
         render: c.link
-          ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
+          ? (dom, record) => <ListLink to={fillPath(c.link!, record)}>{dom}</ListLink>
           : c.valueType === 'boolean'
             ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
             : undefined,
@@ -73,6 +79,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
         key: '__actions',
         valueType: 'option',
         fixed: 'right',
+        width: actionColumnWidth([...(isBusinessPicker ? ['当前企业'] : []), ...actions.map((a) => a.label)]),
         render: (_, record) => [
           ...(isBusinessPicker
             ? [
@@ -89,7 +96,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
               ]
             : []),
           ...actions.map((a) => {
-            if (a.to) return <Link key={a.label} to={fillPath(a.to, record)}>{a.label}</Link>;
+            if (a.to) return <ListLink key={a.label} to={fillPath(a.to, record)}>{a.label}</ListLink>;
             const [method, path] = (a.api ?? '').split(' ');
             const run = async () => {
               try {
@@ -113,7 +120,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [schema, ctx.userType, user.businessInfo.businessId]);
+  }, [schema, ctx.userType, user.businessInfo.businessId, initial]);
 
   async function exportCsv() {
     setExporting(true);
@@ -186,18 +193,20 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
       </Modal>
     )}
     <ConsoleTable<Row>
-      key={user.businessInfo.businessId}
+      key={`${user.businessInfo.businessId}|${list.mountKey}`}
       headerTitle={schema.title}
       rowKey={schema.rowKey}
       actionRef={actionRef}
       columns={columns}
       search={schema.columns.some((c) => c.search) ? { labelWidth: 'auto' } : false}
+      form={{ initialValues: list.formInitialValues }}
       // Page sizes 30/50/100, quick jumper and the spec's labels come from ConsoleTable (spec §9).
-      pagination={schema.pageSize ? { defaultPageSize: schema.pageSize } : undefined}
+      pagination={{ defaultPageSize: initial.pageSize, defaultCurrent: initial.current }}
       toolBarRender={() => [<Space key="tb">{toolbar}</Space>]}
       request={async (params, sort) => {
         const query = toQuery(schema.columns, params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
         lastQuery.current = query;
+        list.write(params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
         try {
           if (isBusinessPicker) {
             const list = await api.get<Row[] | ListResult>(schema.api);
