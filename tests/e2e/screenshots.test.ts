@@ -49,6 +49,6 @@ describe('screenshots of every route', () => {
       await context.close();
       expect(problems).toEqual([]);
       expect(saved.length).toBeGreaterThanOrEqual(24);
-    });
+    }, 600000);
   }
 });

@@ -4,6 +4,7 @@ import {
   listStateKey,
   readListState,
   stateFromRequest,
+  toFormValues,
   writeListState,
   type UrlStateColumn,
 } from '../../src/runtime/table/urlState';
@@ -90,6 +91,19 @@ describe('stateFromRequest', () => {
     expect(url.toString()).toBe('status=unpaid&current=1&pageSize=30');
     expect(listStateKey(readListState(url, columns, 30))).toBe(listStateKey(s));
     expect(listStateKey(readListState('', columns, 30))).toBe(listStateKey(stateFromRequest({}, undefined, columns, 30)));
+  });
+});
+
+describe('toFormValues', () => {
+  it('names a date filter by its range field, other filters by their field', () => {
+    const cols: UrlStateColumn[] = [...columns, { dataIndex: 'period', search: true, valueType: 'dateRange' }];
+    const state = readListState('status=paid&createdAt=2026-01-01,2026-01-31&period=2026-02-01,2026-02-28&orderNo=OD1', cols, 30);
+    expect(toFormValues(state, cols)).toEqual({
+      orderNo: 'OD1',
+      status: 'paid',
+      createdAt__range: ['2026-01-01', '2026-01-31'],
+      period: ['2026-02-01', '2026-02-28'],
+    });
   });
 });
 

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { MESSAGE_CONFIG, NOTIFICATION_CONFIG, setFeedbackInstances } from '../feedback';
 import { ErrorBoundary } from '../errors';
+import { CONSOLE_THEME } from './theme';
 
 dayjs.locale('zh-cn');
 
@@ -15,10 +16,10 @@ function FeedbackBridge() {
   return null;
 }
 
-/** Layout group "basic": antd in Simplified Chinese, the App context, the toast bridge, an error boundary. */
+/** Layout group "basic": antd in Simplified Chinese with the console theme (AA contrast), the App context, the toast bridge, an error boundary. */
 export function BasicLayout({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={zhCN}>
+    <ConfigProvider locale={zhCN} theme={CONSOLE_THEME} button={{ autoInsertSpace: false }}>
       <AntApp message={MESSAGE_CONFIG} notification={NOTIFICATION_CONFIG}>
         <FeedbackBridge />
         <ErrorBoundary>{children}</ErrorBoundary>

@@ -17,6 +17,7 @@ import { getForm } from '../../schema/registry';
 import { LazyFormPage as FormPage } from './lazy';
 import { useListUrlState } from '../table/useListUrlState';
 import { ListLink } from '../table/ListLink';
+import { rangeFieldName } from '../table/urlState';
 
 
 type Row = Record<string, unknown>;
@@ -68,7 +69,7 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
             : undefined,
       });
       if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
-        cols.push({ title: c.title, dataIndex: c.dataIndex, key: `${c.dataIndex}__range`, valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
+        cols.push({ title: c.title, dataIndex: c.dataIndex, key: rangeFieldName(c.dataIndex), valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
         cols[cols.length - 2].hideInSearch = true;
       }
     }
@@ -198,7 +199,8 @@ export const TablePage = observer(function TablePage({ schema }: { schema: Table
       rowKey={schema.rowKey}
       actionRef={actionRef}
       columns={columns}
-      search={schema.columns.some((c) => c.search) ? { labelWidth: 'auto' } : false}
+      // A list opened with filters in its URL shows the whole search form, so every filter in use is visible.
+      search={schema.columns.some((c) => c.search) ? { labelWidth: 'auto', defaultCollapsed: Object.keys(initial.filters).length === 0 } : false}
       form={{ initialValues: list.formInitialValues }}
       // Page sizes 30/50/100, quick jumper and the spec's labels come from ConsoleTable (spec §9).
       pagination={{ defaultPageSize: initial.pageSize, defaultCurrent: initial.current }}

@@ -162,6 +162,26 @@ export function stateFromRequest(
   return state;
 }
 
+/**
+ * Name of the search-form field of a date or date-time column: the list page searches it with an
+ * extra date-range field of this name (a column whose own type is a range is searched as it is).
+ */
+export function rangeFieldName(dataIndex: string): string {
+  return `${dataIndex}__range`;
+}
+
+/** Search-form values of a state, by form field name (date ranges as [from, to] strings). */
+export function toFormValues(state: ListUrlState, columns: readonly UrlStateColumn[]): Record<string, FilterValue> {
+  const values: Record<string, FilterValue> = {};
+  for (const c of columns) {
+    const v = state.filters[c.dataIndex];
+    if (!c.search || v === undefined) continue;
+    const name = Array.isArray(v) && isDateColumn(c) && c.valueType !== 'dateRange' ? rangeFieldName(c.dataIndex) : c.dataIndex;
+    values[name] = Array.isArray(v) ? [v[0], v[1]] : v;
+  }
+  return values;
+}
+
 /** One string per distinct list state (compares a URL's state with the one last written). */
 export function listStateKey(state: ListUrlState): string {
   const filters = Object.keys(state.filters)

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import dayjs, { type Dayjs } from 'dayjs';
 import { DEFAULT_PAGE_SIZE } from './sizing';
 import {
   listStateKey,
   readListState,
   stateFromRequest,
+  toFormValues,
   writeListState,
   type ListUrlState,
+  type FilterValue,
   type SortOrder,
   type UrlStateColumn,
 } from './urlState';
@@ -17,16 +18,10 @@ export interface ListUrlStateApi {
   initial: ListUrlState;
   /** Changes when the URL was changed from outside (a link, the menu): remount the table with it. */
   mountKey: number;
-  /** Search-form initial values of `initial` (date ranges as dayjs pairs); empty after the first load, so 重置 clears. */
-  formInitialValues: Record<string, string | [Dayjs, Dayjs]>;
+  /** Search-form initial values of `initial`, by form field name (date ranges as [from, to]); empty after the first load. */
+  formInitialValues: Record<string, FilterValue>;
   /** Records one request's params and sort in the URL (history.replace: Back leaves the list in this state). */
   write: (params: Record<string, unknown>, sort: Record<string, SortOrder | null | undefined> | undefined) => void;
-}
-
-function formValues(state: ListUrlState): Record<string, string | [Dayjs, Dayjs]> {
-  return Object.fromEntries(
-    Object.entries(state.filters).map(([k, v]) => [k, Array.isArray(v) ? ([dayjs(v[0]), dayjs(v[1])] as [Dayjs, Dayjs]) : v]),
-  );
 }
 
 /**
@@ -68,7 +63,8 @@ export function useListUrlState(schema: { columns: readonly UrlStateColumn[]; pa
     [navigate, schema.columns, defaultPageSize],
   );
 
-  const initialValues = useMemo(() => (mounted.loaded ? {} : formValues(mounted.state)), [mounted]);
+  // Once loaded, the initial values are empty again: 重置 then clears the form instead of going back to the URL's filters.
+  const initialValues = useMemo(() => (mounted.loaded ? {} : toFormValues(mounted.state, schema.columns)), [mounted, schema.columns]);
 
   return { initial: mounted.state, mountKey: mounted.n, formInitialValues: initialValues, write };
 }
