@@ -188,7 +188,7 @@ describe('column widths from what a column shows', () => {
       { title: '创建时间', valueType: 'dateTime', sorter: true },
       { title: '支付时间', valueType: 'dateTime', sorter: true },
     ].map((c) => ({ width: suggestedColumnWidth(c) }));
-    const columns = [...cols, { width: actionColumnWidth(['详情']), fixed: 'right' as const }];
+    const columns: Array<{ width: number; fixed?: 'right' }> = [...cols, { width: actionColumnWidth(['详情']), fixed: 'right' }];
     const wide = tableWidthPlan({ windowWidth: 1440, columns });
     expect(wide.scrollX).toBeUndefined();
     expect(wide.columns.every((c) => !('fixed' in c))).toBe(true);
