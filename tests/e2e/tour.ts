@@ -9,9 +9,17 @@ export interface Stop {
   signedIn: boolean;
 }
 
-/** Waits until the page has settled: no spinner or active skeleton left, web fonts loaded. */
+/**
+ * Waits until the page has settled: no spinner or active skeleton left, no finite animation running
+ * (a toast fading in would be measured half transparent), web fonts loaded.
+ */
 export async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active'), undefined, { timeout: 30000 });
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { timeout: 10000 },
+  );
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
 }
 
@@ -31,10 +39,12 @@ export async function tour(context: BrowserContext, baseUrl: string, visit: (pag
   }
   await page.goto(`${baseUrl}/no/such/page`);
   await page.getByText('页面不存在').first().waitFor({ timeout: 30000 });
+  await settle(page);
   await visit(page, { name: 'not-found-signed-out', path: '/no/such/page', signedIn: false });
 
   await signIn(page, baseUrl);
   await page.getByTestId('business-picker').waitFor({ timeout: 30000 });
+  await settle(page);
   await visit(page, { name: 'login-index-business-step', path: '/login/index?step=business', signedIn: true });
   await chooseBusiness(page, await businessName(baseUrl));
   await page.waitForURL(/\/mine\/home$/);
