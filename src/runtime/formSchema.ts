@@ -46,7 +46,8 @@ function fieldSchema(f: FormField): ISchema {
     default: f.default as ISchema['default'],
     'x-decorator': 'FormItem',
     'x-decorator-props': f.required ? { asterisk: true } : {},
-    'x-component-props': f.placeholder ? { placeholder: f.placeholder } : {},
+    // Formily's label is not a <label for>: the control carries its field name itself (screen readers, axe).
+    'x-component-props': { 'aria-label': f.title, ...(f.placeholder ? { placeholder: f.placeholder } : {}) },
     ...(f.hidden ? { 'x-hidden': true } : {}),
   };
   const validators: NonNullable<ISchema['x-validator']> = [fieldValidator(f)];

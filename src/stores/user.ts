@@ -18,6 +18,12 @@ export interface BusinessInfo {
   chargeForm: ChargeForm;
 }
 
+/** The business last entered, by phone: kept through sign-out so the next sign-in enters it again. */
+export interface LastBusiness {
+  userTel: string;
+  businessId: string;
+}
+
 export interface UserSnapshot {
   token: string;
   refreshToken: string;
@@ -25,6 +31,7 @@ export interface UserSnapshot {
   businessList: Business[];
   businessInfo: BusinessInfo;
   authFlag: boolean;
+  lastBusiness?: LastBusiness;
 }
 
 export const userDefaults = (): UserSnapshot => ({
@@ -46,6 +53,7 @@ export class UserStore implements UserSnapshot {
   businessList: Business[] = [];
   businessInfo: BusinessInfo = { businessId: '', chargeForm: '' };
   authFlag = true;
+  lastBusiness: LastBusiness = { userTel: '', businessId: '' };
 
   /** `storage` receives the mirrored keys (token, refreshToken, companyId, chargeForm). */
   constructor(private readonly storage: KeyValueStorage = browserStorage()) {
@@ -61,6 +69,7 @@ export class UserStore implements UserSnapshot {
       businessList: observable.ref,
       businessInfo: observable.ref,
       authFlag: observable,
+      lastBusiness: observable.ref,
       isLoggedIn: computed,
       currentBusiness: computed,
       setSession: action,
@@ -109,6 +118,7 @@ export class UserStore implements UserSnapshot {
     this.businessInfo = { businessId: info?.businessId ?? '', chargeForm: info?.chargeForm ?? '' };
     this.storage.setItem('companyId', this.businessInfo.businessId);
     this.storage.setItem('chargeForm', this.businessInfo.chargeForm);
+    if (this.businessInfo.businessId && this.userTel) this.lastBusiness = { userTel: this.userTel, businessId: this.businessInfo.businessId };
   }
 
   setAuthFlag(v: boolean) {
@@ -127,16 +137,23 @@ export class UserStore implements UserSnapshot {
     for (const k of USER_MIRROR_KEYS) this.storage.setItem(k, '');
   }
 
-  /** Stores a fresh sign-in (login answer) through the setters. */
+  /**
+   * Stores a fresh sign-in (login answer) through the setters and enters a business when the choice is
+   * clear: the only one, the one still selected, or the one this phone entered last — each only while
+   * it is still one of the user's businesses. Otherwise none is selected (the business step asks).
+   */
   setSession(s: { token: string; refreshToken: string; userTel: string; businessList: Business[] }) {
     this.setToken(s.token);
     this.setRefreshToken(s.refreshToken);
     this.setUserTel(s.userTel);
     this.setBusinessList(s.businessList);
     this.setAuthFlag(true);
-    // Keep a previous choice only if it is still one of this user's businesses.
-    if (!s.businessList.some((b) => b.businessId === this.businessInfo.businessId)) this.setBusinessInfo(null);
+    const mine = (id: string) => Boolean(id) && s.businessList.some((b) => b.businessId === id);
+    const remembered = this.lastBusiness.userTel === s.userTel ? this.lastBusiness.businessId : '';
     if (s.businessList.length === 1) this.selectBusiness(s.businessList[0].businessId);
+    else if (mine(this.businessInfo.businessId)) this.selectBusiness(this.businessInfo.businessId);
+    else if (mine(remembered)) this.selectBusiness(remembered);
+    else this.setBusinessInfo(null);
   }
 
   /** Renewed tokens (request client). */
@@ -170,6 +187,9 @@ export class UserStore implements UserSnapshot {
         ? { businessId: String(s.businessInfo.businessId ?? ''), chargeForm: (s.businessInfo.chargeForm ?? '') as ChargeForm }
         : d.businessInfo;
     this.authFlag = typeof s.authFlag === 'boolean' ? s.authFlag : d.authFlag;
+    const last = s.lastBusiness;
+    this.lastBusiness =
+      last && typeof last === 'object' ? { userTel: String(last.userTel ?? ''), businessId: String(last.businessId ?? '') } : { userTel: '', businessId: '' };
   }
 
   snapshot(): UserSnapshot {
@@ -180,6 +200,8 @@ export class UserStore implements UserSnapshot {
       businessList: this.businessList,
       businessInfo: this.businessInfo,
       authFlag: this.authFlag,
+      // Only once a business was entered (the spec's user fields stay as they are until then).
+      ...(this.lastBusiness.businessId ? { lastBusiness: this.lastBusiness } : {}),
     };
   }
 }

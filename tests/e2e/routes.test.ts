@@ -2,15 +2,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { businessName, chooseBusiness, signIn, signInToFirstBusiness } from './session';
+import { CM, CONTENT, FI, M, PM, PUBLIC_ROUTES, firstId as firstIdOf, signedInRoutes } from './routeList';
 
 const baseUrl = inject('baseUrl');
-const M = '/main/online-insurance';
-const FI = `${M}/form-insurance`;
-const CM = `${M}/cost-manage`;
-const PM = '/service/service-center/pay-manage';
-const AC = '/account/account-center/account-center';
-
-const CONTENT = '.ant-table-row, .ant-formily-item, .ant-descriptions, .ant-statistic, [data-testid="claim-notice-body"], [role="alert"]';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -27,12 +21,7 @@ function watch(p: Page) {
   });
 }
 
-async function firstId(resource: string): Promise<number> {
-  const r = await fetch(`${baseUrl}/api/${resource}?current=1&pageSize=1`, { headers: auth });
-  const b = (await r.json()) as { data: { list: Array<{ id: number }> } };
-  if (!b.data.list[0]) throw new Error(`no ${resource} in the demo data`);
-  return b.data.list[0].id;
-}
+const firstId = (resource: string) => firstIdOf(baseUrl, auth, resource);
 
 /** Opens a path and checks the page header title, real content and no error page. */
 async function expectPage(path: string, title: string, content = CONTENT) {
@@ -55,11 +44,7 @@ describe('every route of the specification in Chromium', () => {
   });
 
   it('shows the 3 public routes signed out, and a 404 without the menu for an unknown URL', async () => {
-    for (const [path, title] of [
-      ['/login/index', '登录'],
-      ['/login/settingPassword', '设置密码'],
-      ['/agreement/service', '服务协议'],
-    ]) {
+    for (const [path, title] of PUBLIC_ROUTES) {
       await page.goto(`${baseUrl}${path}`);
       await expect.poll(() => page.title(), { timeout: 20000 }).toMatch(new RegExp(`^${title} · `));
       expect(new URL(page.url()).pathname, path).toBe(path);
@@ -84,29 +69,7 @@ describe('every route of the specification in Chromium', () => {
   });
 
   it('opens every signed-in route with its title and real content', async () => {
-    const batch = await firstId('insure-batches');
-    const order = await firstId('orders');
-    const invoice = await firstId('invoices');
-    const pages: Array<[string, string, string?]> = [
-      ['/mine/home', '工作台', '.ant-statistic'],
-      [`${FI}/upload-insurance-confidence`, '上传投保信息', '[data-testid="roster-upload"]'],
-      [`${FI}/query-history-form`, '历史表单查询', '.ant-table-row'],
-      [`${FI}/query-history-form/${batch}`, '历史表单详情', '.ant-table-row'],
-      [`${M}/attendance-insurance/insure-person-manage`, '参保人员管理', '.ant-table-row'],
-      [`${M}/insured-record`, '投保记录', '.ant-table-row'],
-      [`${CM}/order-manage`, '订单管理', '.ant-table-row'],
-      [`${CM}/order-manage/${order}`, '订单详情', '.ant-descriptions'],
-      [`${CM}/invoice-manage`, '发票管理', '.ant-table-row'],
-      [`${CM}/invoice-manage/detail/${invoice}`, '发票详情', '.ant-descriptions'],
-      [`${CM}/invoice-manage/apply/${order}`, '申请开票', '.ant-formily-item'],
-      [`${CM}/invoice-manage/apply-refund/${invoice}`, '申请退票', '.ant-formily-item'],
-      [`${PM}/pay-apply`, '理赔申请', '.ant-table-row'],
-      [`${PM}/pay-apply-send`, '发起申请', '.ant-formily-item'],
-      [`${PM}/pay-notice`, '理赔须知', 'text=报案时效'],
-      [`${AC}/account-center`, '账户中心', '[data-testid="account-info"]'],
-      [`${AC}/bank-manage`, '银行账户管理', '.ant-table-row'],
-      [`${AC}/basic-setting`, '基础设置', '.ant-formily-item'],
-    ];
+    const pages = await signedInRoutes(baseUrl, auth);
     for (const [path, title, content] of pages) await expectPage(path, title, content);
     // the section route opens its first child
     await page.goto(`${baseUrl}${M}`);

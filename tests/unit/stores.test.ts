@@ -91,6 +91,7 @@ describe('stores', () => {
       businessList: [biz[1]],
       businessInfo: { businessId: 'b2', chargeForm: 'postpaid' },
       authFlag: false,
+      lastBusiness: { userTel: '13800000000', businessId: 'b2' },
     });
     u.setBusinessInfo({ businessId: 'b9', chargeForm: 'prepaid' });
     expect(u.businessInfo).toEqual({ businessId: 'b9', chargeForm: 'prepaid' });
@@ -127,6 +128,8 @@ describe('stores', () => {
       businessList: biz,
       businessInfo: { businessId: '', chargeForm: '' },
       authFlag: false,
+      // The business entered last is remembered through sign-out (entered again at the next sign-in).
+      lastBusiness: { userTel: '13800000000', businessId: 'b1' },
     });
     expect(storage.dump()).toEqual({ other: 'kept', token: '', refreshToken: '', companyId: '', chargeForm: '' });
   });
@@ -144,6 +147,7 @@ describe('stores', () => {
     expect(s.user.snapshot()).toEqual({
       token: '', refreshToken: '', userTel: '', businessList: [],
       businessInfo: { businessId: '', chargeForm: '' }, authFlag: true,
+      lastBusiness: { userTel: '1', businessId: 'b2' },
     });
     await s.rehydrate();
     s.user.setToken('t3');

@@ -159,3 +159,41 @@ describe('buildColumns', () => {
     expect(out[2].onHeaderCell).toBeUndefined();
   });
 });
+
+describe('column widths from what a column shows', () => {
+  it('fits identifiers, date-times, id cards and phones whole', async () => {
+    const { suggestedColumnWidth, actionColumnWidth } = await import('../../src/runtime/table/sizing');
+    expect(suggestedColumnWidth({ title: '订单号', link: '/x/:id' })).toBe(190);
+    expect(suggestedColumnWidth({ title: '税号', copyable: true })).toBe(190);
+    expect(suggestedColumnWidth({ title: '创建时间', valueType: 'dateTime' })).toBe(170);
+    expect(suggestedColumnWidth({ title: '身份证号', valueType: 'idCard' })).toBe(180);
+    expect(suggestedColumnWidth({ title: '手机号', valueType: 'phone' })).toBe(130);
+    expect(suggestedColumnWidth({ title: '人数', valueType: 'digit' })).toBe(90);
+    expect(suggestedColumnWidth({ title: '产品名称' })).toBe(DEFAULT_COLUMN_WIDTH);
+    // never narrower than its title (and the sort arrows)
+    expect(suggestedColumnWidth({ title: '自动投保状态说明', valueType: 'enum', sorter: true })).toBe(8 * 14 + 32 + 24);
+    expect(actionColumnWidth(['详情'])).toBe(72);
+    expect(actionColumnWidth(['详情', '申请开票', '删除'])).toBe(32 + 8 * 14 + 16);
+  });
+
+  it('the order list fits at 1440 px without a fixed 操作 column, and scrolls at 1024 px', async () => {
+    const { suggestedColumnWidth, actionColumnWidth } = await import('../../src/runtime/table/sizing');
+    const cols = [
+      { title: '订单号', link: '/o/:id' },
+      { title: '产品名称' },
+      { title: '人数', valueType: 'digit' },
+      { title: '订单金额', valueType: 'money', sorter: true },
+      { title: '支付状态', valueType: 'enum' },
+      { title: '订单状态', valueType: 'enum' },
+      { title: '创建时间', valueType: 'dateTime', sorter: true },
+      { title: '支付时间', valueType: 'dateTime', sorter: true },
+    ].map((c) => ({ width: suggestedColumnWidth(c) }));
+    const columns: Array<{ width: number; fixed?: 'right' }> = [...cols, { width: actionColumnWidth(['详情']), fixed: 'right' }];
+    const wide = tableWidthPlan({ windowWidth: 1440, columns });
+    expect(wide.scrollX).toBeUndefined();
+    expect(wide.columns.every((c) => !('fixed' in c))).toBe(true);
+    const narrow = tableWidthPlan({ windowWidth: 1024, columns });
+    expect(narrow.scrollX).toBe(narrow.totalWidth);
+    expect(narrow.columns.at(-1)?.fixed).toBe('right');
+  });
+});

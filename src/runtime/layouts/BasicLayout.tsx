@@ -7,6 +7,7 @@ import 'dayjs/locale/zh-cn';
 import { MESSAGE_CONFIG, NOTIFICATION_CONFIG, setFeedbackInstances } from '../feedback';
 import { ErrorBoundary } from '../errors';
 import { useTranslation } from '../i18n';
+import { CONSOLE_THEME } from './theme';
 
 dayjs.locale('zh-cn');
 
@@ -17,7 +18,7 @@ function FeedbackBridge() {
   return null;
 }
 
-/** Layout group "basic": antd in Simplified Chinese (English when chosen in the header), the App context, the toast bridge, an error boundary. */
+/** Layout group "basic": antd in Simplified Chinese (English when chosen in the header) with the console theme (AA contrast), the App context, the toast bridge, an error boundary. */
 export function BasicLayout({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const english = i18n.language === 'en-US';
@@ -25,7 +26,7 @@ export function BasicLayout({ children }: { children: ReactNode }) {
     dayjs.locale(english ? 'en' : 'zh-cn');
   }, [english]);
   return (
-    <ConfigProvider locale={english ? enUS : zhCN}>
+    <ConfigProvider locale={english ? enUS : zhCN} theme={CONSOLE_THEME} button={{ autoInsertSpace: false }}>
       <AntApp message={MESSAGE_CONFIG} notification={NOTIFICATION_CONFIG}>
         <FeedbackBridge />
         <ErrorBoundary>{children}</ErrorBoundary>

@@ -52,6 +52,12 @@ export const MenuLayout = observer(function MenuLayout() {
       layout={nav.menuType === 'horizontal' ? 'top' : 'mix'}
       splitMenus={false}
       fixSiderbar
+      // The header (brand, business, account) stays in view in both nav modes while the page scrolls.
+      fixedHeader
+      // Below 1200 px the side menu starts folded (icons only, the user can unfold it), so lists get the width.
+      breakpoint="xl"
+      siderWidth={208}
+      contentStyle={{ padding: '24px' }}
       route={{ path: '/', children: menu }}
       location={{ pathname: selected ?? location.pathname }}
       menu={{ type: 'sub' }}

@@ -31,7 +31,7 @@ export function MineLayout() {
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header
-        style={{ background: '#fff', display: 'flex', alignItems: 'center', gap: 32, padding: '0 24px', borderBottom: '1px solid #f0f0f0' }}
+        style={{ background: '#fff', display: 'flex', alignItems: 'center', gap: 32, padding: '0 24px', borderBottom: '1px solid #f0f0f0', position: 'sticky', top: 0, zIndex: 10 }}
       >
         <Brand />
         <div style={{ flex: 1 }}>

@@ -91,7 +91,7 @@ export function DetailPage({ schema, standalone }: { schema: DetailSchema; stand
             </Card>
           ) : (
             <Card key={s.title}>
-              <Descriptions title={s.title} bordered column={{ xs: 1, sm: 2, lg: 3 }}>
+              <Descriptions title={s.title} bordered column={{ xs: 1, md: 2, xl: 3 }}>
                 {s.fields.map((f) => (
                   <Descriptions.Item key={f.dataIndex} label={f.label} span={f.span}>
                     {renderValue(f, data)}

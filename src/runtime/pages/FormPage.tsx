@@ -48,14 +48,14 @@ function RowsImport(props: { target: string; columns: RosterColumn[] }) {
       >
         <Button icon={<UploadOutlined />}>导入名单（CSV）</Button>
       </Upload>
-      <span style={{ color: '#888' }}>表头：{props.columns.map((c) => c.title).join('，')}</span>
+      <span style={{ color: 'rgba(0, 0, 0, 0.65)' }}>表头：{props.columns.map((c) => c.title).join('，')}</span>
       {error && <Alert type="error" showIcon message={error} />}
     </Space>
   );
 }
 
 /** Select whose options come from a list endpoint (rows' `value`/`label`, or id/name-like fields). */
-function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (v: unknown) => void; mode?: 'multiple' }) {
+function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (v: unknown) => void; mode?: 'multiple'; 'aria-label'?: string }) {
   const [options, setOptions] = useState<Array<{ label: string; value: string }>>([]);
   useEffect(() => {
     api
@@ -71,7 +71,7 @@ function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (
       })
       .catch(() => setOptions([]));
   }, [props.optionsApi]);
-  return <Select mode={props.mode} options={options} value={props.value} onChange={props.onChange} showSearch allowClear style={{ width: '100%' }} />;
+  return <Select aria-label={props['aria-label']} mode={props.mode} options={options} value={props.value} onChange={props.onChange} showSearch allowClear style={{ width: '100%' }} />;
 }
 
 const LIGHT_INPUTS = { FormItem, Input: FInput, Password, Select: FSelect, Switch, SmsCodeInput, RowsImport, RemoteSelect, FileUpload };

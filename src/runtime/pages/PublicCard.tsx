@@ -6,10 +6,11 @@ import { theme } from 'antd';
  * with antd's theme tokens so it looks like antd's Card + Typography without loading them (Card brings
  * Tabs, Typography its editor and copy button: code the sign-in page does not use).
  */
-export function PublicCard({ title, subtitle, style, children }: { title: ReactNode; subtitle: ReactNode; style?: CSSProperties; children: ReactNode }) {
+export function PublicCard({ title, subtitle, style, className, children }: { title: ReactNode; subtitle: ReactNode; style?: CSSProperties; className?: string; children: ReactNode }) {
   const { token } = theme.useToken();
   return (
     <section
+      className={className}
       style={{
         boxSizing: 'border-box',
         maxWidth: '100%',

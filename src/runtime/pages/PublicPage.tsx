@@ -24,15 +24,6 @@ interface LoginResult {
   businessList: Business[];
 }
 
-/** Reads the business remembered in localStorage (companyId) before the new session overwrites it. */
-function rememberedCompanyId(): string {
-  try {
-    return localStorage.getItem('companyId') ?? '';
-  } catch {
-    return '';
-  }
-}
-
 /** Sign-in and set-password are drawn with antd Form (small first load); other public forms with FormPage. */
 function PublicFormView(props: { schema: FormSchema; bare: true; onSubmitted: (result: unknown) => void; extra: ReactNode }) {
   return isPublicForm(props.schema) ? <PublicForm {...props} /> : <FormPage {...props} />;
@@ -63,13 +54,11 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
 
   const onSubmitted = isLogin
     ? (result: unknown) => {
-        const r = result as LoginResult;
-        const remembered = rememberedCompanyId();
-        user.setSession(r);
+        // The store enters the only business, or the one this phone entered last if it is still theirs.
+        user.setSession(result as LoginResult);
         message.success('登录成功');
-        const pick =
-          r.businessList.length === 1 ? r.businessList[0] : r.businessList.find((b) => remembered && b.businessId === remembered);
-        if (pick) return enter(pick);
+        const entered = user.currentBusiness;
+        if (entered) return enter(entered);
         const next = new URLSearchParams(params);
         next.set('step', 'business');
         setParams(next, { replace: true });
@@ -81,7 +70,7 @@ export const PublicPage = observer(function PublicPage({ route }: { route: Route
 
   return (
     <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'linear-gradient(135deg,#e6f4ff,#f5f5f5)' }}>
-      <PublicCard style={{ width: choosing ? 560 : 420 }} title={choosing ? '选择企业' : schema.title} subtitle={brandName}>
+      <PublicCard className="console-sign-in" style={{ width: choosing ? 560 : 420, maxWidth: 'calc(100vw - 32px)' }} title={choosing ? '选择企业' : schema.title} subtitle={brandName}>
         {choosing ? (
           <Suspense fallback={<Loading />}>
             <BusinessPicker businesses={user.businessList} onPick={enter} />

@@ -1,9 +1,9 @@
 import { Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
 import type { ActionType, ProColumns } from '@ant-design/pro-components';
-import { ConsoleTable } from '../table';
+import { ConsoleTable, actionColumnWidth, suggestedColumnWidth } from '../table';
 import { useTableExport } from '../table/ExportButton';
 import { observer } from 'mobx-react-lite';
 import type { TableSchema } from '../../schema/types';
@@ -15,38 +15,15 @@ import { isDateColumn, proValueType, toQuery, toValueEnum } from '../tableColumn
 import { formatValue } from '../format';
 import { getForm } from '../../schema/registry';
 import { LazyFormPage as FormPage } from './lazy';
-import { useTranslation } from '../i18n';
+import { useListUrlState } from '../table/useListUrlState';
+import { ListLink } from '../table/ListLink';
+import { rangeFieldName } from '../table/urlState';
 
 
 type Row = Record<string, unknown>;
 interface ListResult {
   list: Row[];
   total: number;
-}
-
-/**
- * The list state a URL asks for (the list URL contract: filters named like the API's list query,
- * `?payStatus=unpaid&current=1&pageSize=30&sortField=createdAt&sortOrder=descend`, date ranges as
- * `createdAt=2024-01-01,2024-01-31`): search form values, page and sort, read once when the list mounts.
- * TODO(lead): reconcile with the nav helper's URL state (which also writes the state back to the URL).
- */
-export function listStateFromUrl(schema: TableSchema, search: string) {
-  const q = new URLSearchParams(search);
-  const values: Record<string, unknown> = {};
-  for (const c of schema.columns) {
-    if (!c.search) continue;
-    const v = q.get(c.dataIndex) ?? (isDateColumn(c) ? q.get(`${c.dataIndex}Range`) : null);
-    if (v === null || v === '') continue;
-    values[c.dataIndex] = isDateColumn(c) ? v.split(',').map((d) => d.trim()) : v;
-  }
-  const num = (k: string) => (Number.isInteger(Number(q.get(k))) && Number(q.get(k)) > 0 ? Number(q.get(k)) : undefined);
-  const order = q.get('sortOrder');
-  return {
-    values,
-    current: num('current'),
-    pageSize: num('pageSize'),
-    sort: q.get('sortField') && (order === 'ascend' || order === 'descend') ? { field: q.get('sortField')!, order: order as 'ascend' | 'descend' } : undefined,
-  };
 }
 
 /** Monospace for lists of numbers (order numbers …), so neighbouring values never run together. */
@@ -74,7 +51,6 @@ export interface TablePageProps {
 /** A list page rendered from a table schema with the console table (ProTable + spec §9 rules): search form, pagination, sort, links, actions. */
 export const TablePage = observer(function TablePage({ schema, rowActions, cellRender, emptyText }: TablePageProps) {
   const { user } = useStores();
-  const { t } = useTranslation();
   const navigate = useNavigate();
   const actionRef = useRef<ActionType>();
   const lastQuery = useRef<Record<string, string | number>>({});
@@ -82,10 +58,10 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
   const biz = user.currentBusiness;
   const ctx = { userType: biz?.userType, servicePacks: biz?.servicePacks ?? [] };
   const isBusinessPicker = schema.id === 'businesses';
-  const location = useLocation();
-  const [fromUrl] = useState(() => listStateFromUrl(schema, location.search));
-  // .xlsx/.csv export of the filtered list with its shown columns (src/runtime/table/ExportButton.tsx).
-  const exporter = useTableExport(schema, () => lastQuery.current);
+  // Page, page size, filters and sort live in the URL (?status=…&current=2&pageSize=30&sortField=…).
+  const list = useListUrlState(schema);
+  const initial = list.initial;
+import { useTableExport } from '../table/ExportButton';
 
   const columns = useMemo(() => {
     const cols: ProColumns<Row>[] = [];
@@ -103,12 +79,13 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
         defaultSortOrder: fromUrl.sort?.field === c.dataIndex ? fromUrl.sort.order : undefined,
         copyable: c.copyable,
         ellipsis: c.ellipsis,
-        width: c.width,
+        width: c.width ?? suggestedColumnWidth(c),
         fixed: c.fixed,
+        defaultSortOrder: c.sorter && initial.sortField === c.dataIndex ? initial.sortOrder : undefined,
         render: cellRender?.[c.dataIndex]
           ? (_, record) => cellRender[c.dataIndex](record[c.dataIndex], record)
           : c.link
-          ? (dom, record) => <Link to={fillPath(c.link!, record)}>{dom}</Link>
+          ? (dom, record) => <ListLink to={fillPath(c.link!, record)}>{dom}</ListLink>
           : c.valueType === 'boolean'
             ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
             : c.valueType === 'money'
@@ -116,7 +93,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
               : (dom, record) => listCell(record[c.dataIndex], c) ?? dom,
       });
       if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
-        cols.push({ title: c.title, dataIndex: c.dataIndex, key: `${c.dataIndex}__range`, valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
+        cols.push({ title: c.title, dataIndex: c.dataIndex, key: rangeFieldName(c.dataIndex), valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
         cols[cols.length - 2].hideInSearch = true;
       }
     }
@@ -127,6 +104,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
         key: '__actions',
         valueType: 'option',
         fixed: 'right',
+        width: actionColumnWidth([...(isBusinessPicker ? ['当前企业'] : []), ...actions.map((a) => a.label)]),
         render: (_, record) => [
           ...(isBusinessPicker
             ? [
@@ -144,7 +122,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
             : []),
           ...(rowActions ? rowActions(record, () => actionRef.current?.reload()) : []),
           ...actions.filter((a) => !a.when || Object.entries(a.when).every(([k, v]) => String(record[k]) === v)).map((a) => {
-            if (a.to) return <Link key={a.label} to={fillPath(a.to, record)}>{a.label}</Link>;
+            if (a.to) return <ListLink key={a.label} to={fillPath(a.to, record)}>{a.label}</ListLink>;
             const [method, path] = (a.api ?? '').split(' ');
             const run = async () => {
               try {
@@ -168,7 +146,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [schema, ctx.userType, user.businessInfo.businessId, rowActions, cellRender]);
+  }, [schema, ctx.userType, user.businessInfo.businessId, initial, rowActions, cellRender]);
 
   const toolbar = (schema.toolbar ?? [])
     .filter((t) => allowedFor(t.userType, ctx))
@@ -208,21 +186,23 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
       </Modal>
     )}
     <ConsoleTable<Row>
-      key={user.businessInfo.businessId}
+      key={`${user.businessInfo.businessId}|${list.mountKey}`}
       headerTitle={schema.title}
       rowKey={schema.rowKey}
       actionRef={actionRef}
       columns={columns}
       columnsState={exporter.columnsState}
-      search={schema.columns.some((c) => c.search) ? { labelWidth: 'auto' } : false}
+      // A list opened with filters in its URL shows the whole search form, so every filter in use is visible.
+      search={schema.columns.some((c) => c.search) ? { labelWidth: 'auto', defaultCollapsed: Object.keys(initial.filters).length === 0 } : false}
+      form={{ initialValues: list.formInitialValues }}
       // Page sizes 30/50/100, quick jumper and the spec's labels come from ConsoleTable (spec §9).
-      pagination={{ defaultPageSize: fromUrl.pageSize ?? schema.pageSize, defaultCurrent: fromUrl.current }}
-      form={{ initialValues: fromUrl.values }}
+      pagination={{ defaultPageSize: initial.pageSize, defaultCurrent: initial.current }}
       toolBarRender={() => [<Space key="tb">{toolbar}</Space>]}
       locale={emptyText ? { emptyText } : undefined}
       request={async (params, sort) => {
         const query = toQuery(schema.columns, params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
         lastQuery.current = query;
+        list.write(params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
         try {
           if (isBusinessPicker) {
             const list = await api.get<Row[] | ListResult>(schema.api);

@@ -3,7 +3,7 @@ import type { TablePaginationConfig } from 'antd';
 import { ProTable, type ParamsType, type ProColumns, type ProTableProps, type RequestData } from '@ant-design/pro-components';
 import { ResizableTitle } from './ResizableTitle';
 import { applyWidths, buildColumns, isShownInTable, type ColumnWidths } from './columns';
-import { DEFAULT_PAGE_SIZE, SELECTION_COLUMN_WIDTH, paginationConfig, rowsOnPage, scrollY, tableWidthPlan } from './sizing';
+import { DEFAULT_PAGE_SIZE, LAYOUT_HEADER_HEIGHT, SELECTION_COLUMN_WIDTH, paginationConfig, rowsOnPage, scrollY, tableWidthPlan } from './sizing';
 import { useWindowSize } from './useWindowSize';
 import { paginationLabels, useTranslation, type Language } from '../i18n';
 
@@ -128,8 +128,13 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
     header: { ...components?.header, cell: ResizableTitle },
   } as ProTableProps<T, U>['components'];
 
+  // A table wider than the page scrolls sideways: its scroll bar stays at the bottom of the window and its
+  // header below the page header, so the columns past the fixed 操作 column are always within reach.
+  const sticky = scrollX !== undefined ? { offsetHeader: LAYOUT_HEADER_HEIGHT, offsetScroll: 0 } : undefined;
+
   return (
     <ProTable<T, U>
+      sticky={sticky}
       {...rest}
       columns={finalColumns}
       dataSource={dataSource}

@@ -10,6 +10,9 @@ export {
   SELECTION_COLUMN_WIDTH,
   DEFAULT_COLUMN_WIDTH,
   MIN_COLUMN_WIDTH,
+  LAYOUT_HEADER_HEIGHT,
+  suggestedColumnWidth,
+  actionColumnWidth,
   DEFAULT_PAGE_SIZE,
   PAGE_SIZE_OPTIONS,
   PAGINATION_LABELS,
@@ -28,3 +31,4 @@ export {
   type PaginationInput,
   type ConsolePagination,
 } from './sizing';
+export { readListState, writeListState, stateFromRequest, listStateKey, linkKeepingListState, type ListUrlState, type UrlStateColumn } from './urlState';

@@ -19,6 +19,57 @@ export const SELECTION_COLUMN_WIDTH = 32;
 export const DEFAULT_COLUMN_WIDTH = 120;
 /** Minimum width a user can drag a column to. */
 export const MIN_COLUMN_WIDTH = 60;
+/** Height of the console's fixed page header: a horizontally scrolling table's sticky header stops below it. */
+export const LAYOUT_HEADER_HEIGHT = 56;
+
+/** Horizontal padding of a table cell (antd: 16 px each side). */
+const CELL_PADDING = 32;
+/** Room for a CJK character of 14 px text. */
+const CJK_CHAR = 14;
+
+/**
+ * Width of a column that declares none, from what it shows, so a column is wide enough for its
+ * values and the scroll rule below is decided on real widths: identifiers (links, copyable) show
+ * whole, a date-time fits "YYYY-MM-DD HH:mm", a masked id card its 18 characters. Never narrower than
+ * its title (plus the sort arrows when sortable).
+ */
+export function suggestedColumnWidth(c: { valueType?: string; copyable?: boolean; link?: string; title?: string; sorter?: boolean }): number {
+  let width: number;
+  if (c.link || c.copyable) width = 190;
+  else
+    switch (c.valueType) {
+      case 'dateTime':
+        width = 170;
+        break;
+      case 'idCard':
+        width = 180;
+        break;
+      case 'phone':
+        width = 130;
+        break;
+      case 'date':
+      case 'money':
+        width = 120;
+        break;
+      case 'enum':
+        width = 110;
+        break;
+      case 'digit':
+      case 'boolean':
+        width = 90;
+        break;
+      default:
+        width = DEFAULT_COLUMN_WIDTH;
+    }
+  const title = (c.title ?? '').length * CJK_CHAR + CELL_PADDING + (c.sorter ? 24 : 0);
+  return Math.max(width, title);
+}
+
+/** Width of an 操作 column holding these link labels (8 px between links), at least 72 px. */
+export function actionColumnWidth(labels: readonly string[]): number {
+  const text = labels.reduce((sum, l) => sum + l.length * CJK_CHAR, 0);
+  return Math.max(72, CELL_PADDING + text + 8 * Math.max(0, labels.length - 1));
+}
 
 export const DEFAULT_PAGE_SIZE = 30;
 export const PAGE_SIZE_OPTIONS: string[] = ['30', '50', '100'];

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { tour } from './tour';
+import { CM } from './routeList';
+import { DEMO, businessName } from './session';
+
+const baseUrl = inject('baseUrl');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+let browser: Browser;
+
+/** What has keyboard focus: tag, placeholder, text and whether a focus ring is drawn. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { tag: 'body', placeholder: '', text: '', ring: false, inRow: false };
+    // The ring is drawn on the control or, for inputs with icons, selects and pickers, on its frame.
+    const frame = el.closest('.ant-input-affix-wrapper, .ant-input-number, .ant-picker, .ant-select') ?? el;
+    const hasOutline = (x: Element) => {
+      const cs = getComputedStyle(x);
+      return cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 1;
+    };
+    const ring = hasOutline(el) || hasOutline(frame);
+    return {
+      tag: el.tagName.toLowerCase(),
+      placeholder: el.getAttribute('placeholder') ?? '',
+      text: (el.textContent ?? '').trim(),
+      ring,
+      inRow: Boolean(el.closest('.ant-table-row')),
+    };
+  });
+}
+
+/** Presses Tab until `done` holds for the focused element (at most `max` times). */
+async function tabUntil(page: Page, done: (f: Awaited<ReturnType<typeof focused>>) => boolean, max = 80) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    if (done(f)) return f;
+  }
+  throw new Error('not reached with the keyboard');
+}
+
+describe('accessibility', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('axe-core finds no serious or critical violation on any route', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    const found: string[] = [];
+    let pages = 0;
+    await tour(context, baseUrl, async (page, stop) => {
+      pages++;
+      const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+      for (const v of result.violations) {
+        if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+        found.push(`${stop.path} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+      }
+    });
+    await context.close();
+    expect(pages).toBeGreaterThanOrEqual(24);
+    expect(found).toEqual([]);
+  }, 600000);
+
+  it('signs in with the keyboard only, with a visible focus ring, and opens a detail from a list', async () => {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'zh-CN' });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/login/index`);
+    await page.getByPlaceholder('请输入手机号').waitFor();
+    const phone = await tabUntil(page, (f) => f.placeholder === '请输入手机号');
+    expect(phone.ring).toBe(true);
+    await page.keyboard.type(DEMO.phone);
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).placeholder).toBe('请输入密码');
+    await page.keyboard.type(DEMO.password);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('business-picker').waitFor({ timeout: 20000 });
+
+    const name = await businessName(baseUrl);
+    const enter = await tabUntil(page, (f) => f.tag === 'button' && f.text === '进入');
+    expect(enter.ring).toBe(true);
+    // The first 进入 button is the first business of the list (the demo business).
+    expect(await page.locator('.ant-list-item').first().innerText()).toContain(name);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/mine\/home$/);
+
+    await page.goto(`${baseUrl}${CM}/order-manage`);
+    await page.locator('.ant-table-row').first().waitFor({ timeout: 20000 });
+    const link = await tabUntil(page, (f) => f.tag === 'a' && f.inRow, 120);
+    expect(link.ring).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`${CM}/order-manage/\\d+$`));
+    await page.locator('.ant-descriptions').first().waitFor();
+    await context.close();
+  }, 300000);
+
+  it('every page has a favicon', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}${CM}/order-manage`);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(href).toBeTruthy();
+    const r = await fetch(new URL(href!, page.url()));
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^image\//);
+    await page.close();
+  });
+});

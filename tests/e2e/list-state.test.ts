@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { signInToFirstBusiness } from './session';
+import { CM, PM } from './routeList';
+
+const baseUrl = inject('baseUrl');
+const ORDERS = `${CM}/order-manage`;
+
+let browser: Browser;
+let page: Page;
+
+const query = () => Object.fromEntries(new URL(page.url()).searchParams);
+const firstOrderNo = () => page.locator('.ant-table-row').first().locator('td').first().innerText();
+const activePage = () => page.locator('.ant-pagination-item-active').innerText();
+
+/** Waits for the list's rows after a navigation or a change (no spinner left). */
+async function rowsLoaded() {
+  await page.locator('.ant-table-row').first().waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
+}
+
+describe('list state in the URL', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    page = await context.newPage();
+    await signInToFirstBusiness(page, baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('keeps page and sort across a detail and back, and a reload', async () => {
+    await page.goto(`${baseUrl}${ORDERS}`);
+    await rowsLoaded();
+    expect(query()).toEqual({}); // the default view keeps a clean URL
+    await page.locator('.ant-table-thead th', { hasText: '订单金额' }).first().click();
+    await expect.poll(query).toMatchObject({ sortField: 'amount', sortOrder: 'ascend', current: '1' });
+    await page.locator('.ant-pagination-item-2').click();
+    await expect.poll(query).toMatchObject({ current: '2', pageSize: '30', sortField: 'amount' });
+    await rowsLoaded();
+    const first = await firstOrderNo();
+
+    await page.locator('.ant-table-row').first().locator('a').first().click();
+    await page.waitForURL(/\/order-manage\/\d+$/);
+    await page.goBack();
+    await rowsLoaded();
+    expect(query()).toMatchObject({ current: '2', sortField: 'amount', sortOrder: 'ascend' });
+    await expect.poll(activePage).toBe('2');
+    await expect.poll(firstOrderNo).toBe(first);
+
+    await page.reload();
+    await rowsLoaded();
+    await expect.poll(activePage).toBe('2');
+    await expect.poll(firstOrderNo).toBe(first);
+  });
+
+  it('keeps the search form filters, and 重置 clears them from the URL', async () => {
+    await page.goto(`${baseUrl}${ORDERS}`);
+    await rowsLoaded();
+    await page.getByPlaceholder('请输入').nth(1).fill('团体');
+    await page.getByRole('button', { name: '查询' }).click();
+    await expect.poll(query).toMatchObject({ productName: '团体', current: '1' });
+    await rowsLoaded();
+    await page.locator('.ant-table-row').first().locator('a').first().click();
+    await page.waitForURL(/\/order-manage\/\d+$/);
+    await page.goBack();
+    await rowsLoaded();
+    expect(await page.getByPlaceholder('请输入').nth(1).inputValue()).toBe('团体');
+    const products = await page.locator('.ant-table-row td:nth-child(2)').allInnerTexts();
+    expect(products.length).toBeGreaterThan(0);
+    for (const p of products) expect(p).toContain('团体');
+
+    await page.getByRole('button', { name: '重置' }).click();
+    await expect.poll(() => query().productName).toBeUndefined();
+    expect(await page.getByPlaceholder('请输入').nth(1).inputValue()).toBe('');
+  });
+
+  it('opens the view a link names: filters (also a date range) in the form, the request and the URL', async () => {
+    const requests: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/orders') requests.push(r.url());
+    });
+    await page.goto(`${baseUrl}${ORDERS}?payStatus=paid&createdAt=2020-01-01,2099-12-31&current=1&pageSize=50&sortField=createdAt&sortOrder=descend`);
+    await rowsLoaded();
+    const sent = new URL(requests.at(-1)!).searchParams;
+    expect(sent.get('payStatus')).toBe('paid');
+    expect(sent.get('pageSize')).toBe('50');
+    expect(sent.get('sortField')).toBe('createdAt');
+    expect(sent.get('createdAtRange') ?? sent.get('createdAt')).toBe('2020-01-01,2099-12-31');
+    // Filters in use are shown: the search form opens expanded, the date range is filled in.
+    const dates = page.locator('.ant-pro-query-filter .ant-picker-range input');
+    await expect.poll(() => dates.first().inputValue()).toBe('2020-01-01');
+    expect(await dates.nth(1).inputValue()).toBe('2099-12-31');
+    const statuses = await page.locator('.ant-table-row td:nth-child(5)').allInnerTexts();
+    for (const s of statuses) expect(s).toContain('已支付');
+  });
+
+  it('a drawer detail opened from a list keeps the list state when closed', async () => {
+    await page.goto(`${baseUrl}${PM}/pay-apply?sortField=createdAt&sortOrder=ascend&current=1&pageSize=30`);
+    await rowsLoaded();
+    await page.locator('.ant-table-row').first().locator('a').first().click();
+    await expect.poll(query).toMatchObject({ sortField: 'createdAt', sortOrder: 'ascend' });
+    expect(query().id).toBeTruthy();
+    await page.locator('.ant-drawer-close').click();
+    await expect.poll(() => query().id).toBeUndefined();
+    expect(query()).toMatchObject({ sortField: 'createdAt', sortOrder: 'ascend', current: '1' });
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { tour } from './tour';
+
+const baseUrl = inject('baseUrl');
+const OUT = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+const VIEWPORTS = [
+  { width: 1024, height: 768 },
+  { width: 1440, height: 900 },
+] as const;
+
+let browser: Browser;
+
+/**
+ * Saves a PNG of every route at 1024×768 and 1440×900 into test-results/screenshots/<width>/<route>.png
+ * for review (one browser, one context per viewport), and checks the layout rules that can be
+ * measured: nothing wider than the window, the brand in view, no fixed column unless the table scrolls.
+ */
+describe('screenshots of every route', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const viewport of VIEWPORTS) {
+    it(`at ${viewport.width}×${viewport.height}`, async () => {
+      const dir = path.join(OUT, String(viewport.width));
+      mkdirSync(dir, { recursive: true });
+      const context = await browser.newContext({ viewport, locale: 'zh-CN', reducedMotion: 'reduce' });
+      const saved: string[] = [];
+      const problems: string[] = [];
+      await tour(context, baseUrl, async (page, stop) => {
+        await page.mouse.move(0, 0);
+        const file = path.join(dir, `${stop.name}.png`);
+        await page.screenshot({ path: file, animations: 'disabled' });
+        saved.push(file);
+        // The page never scrolls sideways: wide tables scroll inside themselves.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (overflow > 0) problems.push(`${stop.name}: page is ${overflow}px wider than the window`);
+        if (stop.signedIn && !stop.name.startsWith('login')) {
+          const box = await page.getByTestId('brand').first().boundingBox();
+          const middle = box ? box.y + box.height / 2 : -1;
+          if (!box || middle < 0 || middle > 64 || box.width < 40) problems.push(`${stop.name}: brand not in view`);
+        }
+        // The fixed 操作 column covers no data: either the table scrolls sideways (data moves from under it)
+        // or every header cell ends where the fixed column starts.
+        const covered = await page.evaluate(() =>
+          [...document.querySelectorAll('.ant-table')].some((table) => {
+            const body = table.querySelector('.ant-table-body, .ant-table-content');
+            if (!body || body.scrollWidth > body.clientWidth + 1) return false;
+            const ths = [...table.querySelectorAll('thead th')];
+            const fixed = ths.filter((th) => th.classList.contains('ant-table-cell-fix-right'));
+            if (fixed.length === 0) return false;
+            const fixedLeft = Math.min(...fixed.map((th) => th.getBoundingClientRect().left));
+            return ths.some((th) => !fixed.includes(th) && th.getBoundingClientRect().right > fixedLeft + 1);
+          }),
+        );
+        if (covered) problems.push(`${stop.name}: the fixed 操作 column covers a data column`);
+      });
+      await context.close();
+      expect(problems).toEqual([]);
+      expect(saved.length).toBeGreaterThanOrEqual(24);
+    }, 600000);
+  }
+});
