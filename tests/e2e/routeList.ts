@@ -34,7 +34,7 @@ export async function signedInRoutes(baseUrl: string, auth: Record<string, strin
   const invoice = await firstId(baseUrl, auth, 'invoices');
   return [
     ['/mine/home', '工作台', '.ant-statistic'],
-    [`${FI}/upload-insurance-confidence`, '上传投保信息', '.ant-formily-item'],
+    [`${FI}/upload-insurance-confidence`, '上传投保信息', '[data-testid="roster-upload"]'],
     [`${FI}/query-history-form`, '历史表单查询', '.ant-table-row'],
     [`${FI}/query-history-form/${batch}`, '历史表单详情', '.ant-table-row'],
     [`${M}/attendance-insurance/insure-person-manage`, '参保人员管理', '.ant-table-row'],

@@ -19,7 +19,6 @@ import { useListUrlState } from '../table/useListUrlState';
 import { ListLink } from '../table/ListLink';
 import { rangeFieldName } from '../table/urlState';
 
-
 type Row = Record<string, unknown>;
 interface ListResult {
   list: Row[];
@@ -61,7 +60,8 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
   // Page, page size, filters and sort live in the URL (?status=…&current=2&pageSize=30&sortField=…).
   const list = useListUrlState(schema);
   const initial = list.initial;
-import { useTableExport } from '../table/ExportButton';
+  // .xlsx/.csv export of the filtered list with its shown columns (src/runtime/table/ExportButton.tsx).
+  const exporter = useTableExport(schema, () => lastQuery.current);
 
   const columns = useMemo(() => {
     const cols: ProColumns<Row>[] = [];
@@ -76,7 +76,6 @@ import { useTableExport } from '../table/ExportButton';
         hideInTable: c.hideInTable || c.valueType === 'dateRange',
         hideInSearch: !c.search,
         sorter: c.sorter,
-        defaultSortOrder: fromUrl.sort?.field === c.dataIndex ? fromUrl.sort.order : undefined,
         copyable: c.copyable,
         ellipsis: c.ellipsis,
         width: c.width ?? suggestedColumnWidth(c),

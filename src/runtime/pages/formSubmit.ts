@@ -15,10 +15,21 @@ export function confirmMismatch(schema: FormSchema, values: Record<string, unkno
 
 export const CONFIRM_MISMATCH = '两次输入的密码不一致';
 
-/** What is sent: the values without the form-only confirmation inputs. */
+/** Formily's own bookkeeping keys on array rows (e.g. ArrayTable's `__DO_NOT_USE_THIS_PROPERTY_index__`). */
+const INTERNAL_KEY = /^__.*__$/;
+
+function withoutInternalKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutInternalKeys);
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    return Object.fromEntries(Object.entries(v).filter(([k]) => !INTERNAL_KEY.test(k)).map(([k, x]) => [k, withoutInternalKeys(x)]));
+  }
+  return v;
+}
+
+/** What is sent: the values without the form-only confirmation inputs and without the form library's row keys. */
 export function payloadOf(schema: FormSchema, values: Record<string, unknown>): Record<string, unknown> {
   const confirmOnly = new Set(schema.fields.filter((f) => f.confirmOf).map((f) => f.name));
-  return Object.fromEntries(Object.entries(values).filter(([k]) => !confirmOnly.has(k)));
+  return withoutInternalKeys(Object.fromEntries(Object.entries(values).filter(([k]) => !confirmOnly.has(k)))) as Record<string, unknown>;
 }
 
 /** Label of a gateway field path: 'rows[0].name' → the roster column title, 'phone' → 手机号; unknown → undefined (never the key). */
