@@ -167,6 +167,7 @@ export function UploadInsurance() {
           <Form.Item label="保险方案" required help={planField?.description}>
             <Select
               style={{ width: 320 }}
+              aria-label="保险方案"
               placeholder="请选择保险方案"
               options={plans}
               value={planName}
@@ -176,6 +177,7 @@ export function UploadInsurance() {
           </Form.Item>
           <Form.Item label="起保日期" required help={config ? `最早 ${config.earliestStartDate}（北京时间）` : undefined}>
             <DatePicker
+              aria-label="起保日期"
               value={startDate ? dayjs(startDate) : null}
               onChange={(d: Dayjs | null) => setStartDate(d ? d.format('YYYY-MM-DD') : undefined)}
               disabledDate={(d) => !!config && d.format('YYYY-MM-DD') < config.earliestStartDate}

@@ -10,10 +10,11 @@ import { DeleteOutlined } from '@ant-design/icons';
 import type { RosterStore, RowStatus } from './rosterStore';
 
 const ROW_HEIGHT = 44;
-const WIDTHS: Record<string, string> = { name: '130px', idCard: '210px', phone: '150px', jobType: '130px' };
+// Flexible tracks with minimums that fit 1024 px windows; narrower ones scroll inside the table, never the page.
+const WIDTHS: Record<string, string> = { name: 'minmax(96px, 1fr)', idCard: 'minmax(184px, 1.5fr)', phone: 'minmax(128px, 1.1fr)', jobType: 'minmax(96px, 1fr)' };
 
 function gridColumns(store: RosterStore): string {
-  return ['72px', ...store.columns.map((c) => WIDTHS[c.key] ?? '140px'), 'minmax(200px, 1fr)', '56px'].join(' ');
+  return ['56px', ...store.columns.map((c) => WIDTHS[c.key] ?? 'minmax(110px, 1fr)'), 'minmax(150px, 1.6fr)', '52px'].join(' ');
 }
 
 const cellStyle: CSSProperties = { padding: '0 6px', display: 'flex', alignItems: 'center', minWidth: 0 };
@@ -122,7 +123,7 @@ export function RosterEditor({ store, filter, height = 440 }: { store: RosterSto
   const columns = useMemo(() => gridColumns(store), [store]);
 
   return (
-    <div role="table" aria-label="投保名单" aria-rowcount={ids.length} style={{ border: '1px solid #f0f0f0', borderRadius: 6 }}>
+    <div role="table" aria-label="投保名单" aria-rowcount={ids.length} style={{ border: '1px solid #f0f0f0', borderRadius: 6, overflowX: 'auto' }}>
       <div role="row" style={{ display: 'grid', gridTemplateColumns: columns, background: '#fafafa', height: 40, fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
         <div role="columnheader" style={cellStyle}>行号</div>
         {store.columns.map((c) => (

@@ -38,7 +38,9 @@ export function EChart({ option, label, height = 300, onItemClick }: { option: E
   }, []);
 
   useEffect(() => {
-    if (state === 'ready') chart.current?.setOption(option, true);
+    // Charts draw at once for users who ask the system for reduced motion (and in review screenshots).
+    const still = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (state === 'ready') chart.current?.setOption(still ? { ...option, animation: false } : option, true);
   }, [option, state]);
 
   return (
