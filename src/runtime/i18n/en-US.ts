@@ -1,3 +1,4 @@
+import { PAGINATION_LABELS } from '../table/sizing';
 import type zhCN from './zh-CN';
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
@@ -16,12 +17,7 @@ const enUS: Shape<typeof zhCN> = {
     loggedOut: 'Signed out',
   },
   pagination: {
-    items_per_page: '/ page',
-    jump_to: 'Go to',
-    page: 'Page',
-    prev_page: 'Previous Page',
-    next_page: 'Next Page',
-    page_size: 'Page Size',
+    ...PAGINATION_LABELS,
     total: 'Total {{total}} items',
     totalEstimated: 'About {{total}} items',
   },

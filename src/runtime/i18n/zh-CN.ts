@@ -1,3 +1,4 @@
+import { PAGINATION_LABELS } from '../table/sizing';
 /** Simplified Chinese (default): the runtime chrome — layout, table pagination (spec §9), common buttons. */
 const zhCN = {
   header: {
@@ -14,12 +15,7 @@ const zhCN = {
   // The specification (§9) gives these pagination labels in English for the console; only the total
   // reads in Chinese (共 N 条). Kept as the spec spells them, in every language.
   pagination: {
-    items_per_page: '/ page',
-    jump_to: 'Go to',
-    page: 'Page',
-    prev_page: 'Previous Page',
-    next_page: 'Next Page',
-    page_size: 'Page Size',
+    ...PAGINATION_LABELS,
     total: '共 {{total}} 条',
     totalEstimated: '约 {{total}} 条',
   },

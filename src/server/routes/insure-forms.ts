@@ -4,19 +4,12 @@ import { downloadHeaders } from '../files/download.ts';
 import { createFileStorage } from '../files/storage.ts';
 import { notFound, ok } from '../http/errors.ts';
 import { maskIdCard, maskPhone } from '../util.ts';
+import type { FormRowResult } from '../../shared/insure-form-rows.ts';
 
 /** Storage key of a historical form's original file. */
 export const formFileKey = (batchNo: string) => `forms/${batchNo}`;
 
-interface RowOut {
-  rowNo: number;
-  name: string;
-  idCard: string;
-  phone: string;
-  jobType: string;
-  result: 'success' | 'failed';
-  error: string | null;
-}
+type RowOut = FormRowResult;
 
 /**
  * A historical form (insurance batch) in detail: every row with its own result and error, and the

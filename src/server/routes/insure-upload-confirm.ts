@@ -12,6 +12,7 @@ import type { Business, User } from '../http/types.ts';
 import { rosterRowErrors } from '../files/roster-schema.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { coveredIdCards, loadUpload, rosterFields, rosterPlan, type UploadResult } from './insure-upload-store.ts';
+import type { FormRowResult } from '../../shared/insure-form-rows.ts';
 
 interface ConfirmBody {
   uploadId?: unknown;
@@ -25,15 +26,7 @@ interface Candidate extends Required<InsureRow> {
   row: number | null;
 }
 
-interface RowResult {
-  rowNo: number;
-  name: string;
-  idCard: string;
-  phone: string;
-  jobType: string;
-  result: 'success' | 'failed';
-  error: string | null;
-}
+type RowResult = FormRowResult;
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : v == null ? '' : String(v).trim());
 

@@ -5,6 +5,7 @@ import { listRows } from '../entity/query.ts';
 import { repoEntities } from '../entity/repo.ts';
 import { ok } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
+import type { ListName, Metric } from '../../shared/workbench.ts';
 
 /**
  * The workbench: each number comes with the list it was counted from (`list` = entity, `query` = the
@@ -12,19 +13,6 @@ import type { Business } from '../http/types.ts';
  * workbench is the total the linked list shows. Money figures are sums over the same filter.
  */
 
-type ListName = 'order' | 'insured-person' | 'insure-record' | 'claim' | 'invoice';
-
-export interface Metric {
-  key: string;
-  value: number;
-  valueType: 'digit' | 'money';
-  /** Entity whose list the number links to; absent for the balance (account center). */
-  list?: ListName;
-  /** The list's filters as query parameters (the list URL contract: `field=value`, ranges `from,to`). */
-  query?: Record<string, string>;
-  /** Extra figure shown with a to-do (e.g. the amount due). */
-  amount?: number;
-}
 
 const yuan = (cents: number) => cents / 100;
 

@@ -9,6 +9,7 @@ import { formatValue } from '../../format';
 import { useLoad } from './useLoad';
 import { LoadState } from './LoadState';
 import { downloadWithAuth } from './download';
+import type { FormRowResult } from '../../../shared/insure-form-rows';
 
 interface Batch {
   id: number;
@@ -37,15 +38,7 @@ interface FormInfo {
 const CHANNEL: Record<FormInfo['channel'], string> = { upload: '上传文件', file: '上传文件', manual: '在线录入' };
 const ORDERS = '/main/online-insurance/cost-manage/order-manage';
 
-interface FormRow {
-  rowNo: number;
-  name: string;
-  idCard: string;
-  phone: string;
-  jobType: string;
-  result: 'success' | 'failed';
-  error?: string;
-}
+type FormRow = FormRowResult;
 
 const PAGE_SIZE = 30;
 

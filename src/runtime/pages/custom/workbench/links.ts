@@ -1,16 +1,8 @@
 import { PATHS } from '../paths';
 
-/** Entity whose list a workbench number was counted from (GET /api/overview/workbench). */
-export type ListName = 'order' | 'insured-person' | 'insure-record' | 'claim' | 'invoice';
+import type { ListName, Metric } from '../../../../shared/workbench';
 
-export interface Metric {
-  key: string;
-  value: number;
-  valueType: 'digit' | 'money';
-  list?: ListName;
-  query?: Record<string, string>;
-  amount?: number;
-}
+export type { ListName, Metric };
 
 const LIST_PATHS: Record<ListName, string> = {
   order: PATHS.orders,
