@@ -8,6 +8,7 @@ import { runLoad, type LoadResult } from './lib/load.ts';
 import { Report } from './lib/report.ts';
 import { summarize } from './lib/stats.ts';
 import { OTHER_BUSINESS, describeTarget, type Gateway } from './lib/gateway.ts';
+import { earliestCoverStart } from '../src/server/domain/cover.ts';
 
 export const WRITE_TARGET_MS = 1000;
 export const LIST_DURING_WRITE_TARGET_MS = 100;
@@ -58,7 +59,8 @@ export async function runWrites(gw: Gateway, driver: 'postgres' | 'pglite', repo
   await gw.drain();
   const plans = await gw.get<Array<{ value: string }>>('/api/plans?unit=month');
   if (!plans.length) throw new Error('no monthly plans');
-  const today = new Date().toISOString().slice(0, 10);
+  // Cover starts on the business calendar's today (Asia/Shanghai) or later, not the UTC date.
+  const today = earliestCoverStart();
   const nonce = Math.floor(Math.random() * 300); // fresh ID cards even on a database that was not reset
 
   // The same list load without writes, for comparison.
