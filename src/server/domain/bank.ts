@@ -1,14 +1,10 @@
 import type { Db, Queryable } from '../db.ts';
 import { DomainError, isUniqueViolation } from './errors.ts';
 import type { BizRef } from './util.ts';
+import type { BankAccountInput } from '../../generated/entities.ts';
 
-export interface BankAccountInput {
-  accountName: string;
-  bankName: string;
-  accountNo: string;
-  branch?: string;
-  isDefault?: boolean;
-}
+// The bank-account entity's input, generated from schemas/entities/bank-account.json (npm run codegen).
+export type { BankAccountInput };
 
 /** Serialises all bank-account writes of one business on its row. */
 async function lockBusiness(tx: Queryable, businessId: string): Promise<void> {

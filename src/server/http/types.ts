@@ -1,5 +1,6 @@
 import type { Db } from '../db.ts';
 import type { SmsProvider } from '../services/sms.ts';
+import type { RequestBusiness } from '../entity/hooks.ts';
 
 export type AuthMode = 'none' | 'user' | 'business';
 
@@ -9,14 +10,8 @@ export interface User {
   family: string;
 }
 
-export interface Business {
-  businessId: string;
-  businessName: string;
-  chargeForm: 'prepaid' | 'postpaid';
-  userType: 'admin' | 'operator';
-  servicePacks: string[];
-  balance: number;
-}
+/** The business a request acts for: the entity layer's RequestBusiness (one definition). */
+export type Business = RequestBusiness;
 
 /** Sign-in and API limits; tests may lower or raise them through startServer({ limits }). */
 export interface Limits {
