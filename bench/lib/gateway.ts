@@ -1,8 +1,13 @@
 /**
- * Starts the real gateway through its stable entry point `startServer` on an ephemeral port and
- * signs in as the demo user. Only the public HTTP API is used afterwards.
+ * Starts the real gateway through its stable entry point `startServer` on an ephemeral port, in a
+ * child process of its own (bench/lib/gateway-child.ts) like a production gateway process, and signs
+ * in as the demo user. Only the public HTTP API is used afterwards.
  */
-import { startServer } from '../../src/server/server.ts';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { StartServerOptions } from '../../src/server/server.ts';
 
 export const DEMO = { phone: '13800000000', password: 'demo1234' };
 export const BUSINESS = 'B10001';
@@ -31,7 +36,7 @@ export function describeTarget(t: DbTarget): string {
 }
 
 export async function startGateway(target: DbTarget, opts: { staticDir?: string } = {}): Promise<Gateway> {
-  const server = await startServer({
+  const server = await spawnGateway({
     port: 0,
     host: '127.0.0.1',
     ...(target.driver === 'postgres' ? { databaseUrl: target.url } : { dataDir: target.dataDir }),
@@ -92,4 +97,28 @@ export async function startGateway(target: DbTarget, opts: { staticDir?: string 
   }
   gw.token = lb.data.token;
   return gw;
+}
+
+/** Runs startServer(options) in a child process; resolves with its port once it listens. */
+async function spawnGateway(options: StartServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', fileURLToPath(new URL('./gateway-child.ts', import.meta.url))], {
+    env: { ...process.env, BENCH_GATEWAY_OPTIONS: JSON.stringify(options) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const lines = createInterface({ input: child.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const m = /^\{"port":(\d+)\}$/.exec(line.trim());
+      if (m) resolve(Number(m[1]));
+    });
+    exited.then(([code]) => reject(new Error(`gateway process exited with code ${code} before listening`)));
+  });
+  return {
+    port,
+    async close() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

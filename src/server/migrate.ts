@@ -26,12 +26,19 @@ export const MIGRATIONS: string[] = [
     created_at TIMESTAMPTZ NOT NULL DEFAULT now()
   )`,
   `CREATE INDEX IF NOT EXISTS sms_codes_phone_idx ON sms_codes (phone, purpose, id)`,
-  `CREATE TABLE IF NOT EXISTS rate_limits (
+  // Counters every API request bumps: UNLOGGED, so the bump writes no WAL and waits for no disk flush
+  // (after a crash the table comes back empty, which only forgets the last minute's counts).
+  `CREATE UNLOGGED TABLE IF NOT EXISTS rate_limits (
     key TEXT NOT NULL,
     window_start TIMESTAMPTZ NOT NULL,
     count INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (key, window_start)
   )`,
+  `DO $$ BEGIN
+     IF EXISTS (SELECT 1 FROM pg_class WHERE oid = to_regclass('rate_limits') AND relpersistence = 'p') THEN
+       ALTER TABLE rate_limits SET UNLOGGED;
+     END IF;
+   END $$`,
   `CREATE INDEX IF NOT EXISTS auth_tokens_user_idx ON auth_tokens (user_id)`,
 ];
 

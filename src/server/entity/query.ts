@@ -7,7 +7,7 @@ import type { Queryable } from '../db.ts';
 import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
-import { countRows } from './count.ts';
+import { cappedCountSql, EXACT_COUNT_LIMIT, staleStatsSql, totalFrom } from './count.ts';
 import { columnOf, sortKey, tableOf } from './ddl.ts';
 
 export class QueryError extends Error {
@@ -228,12 +228,33 @@ export async function pageRows(
   return readPage(db, e, plan(e, businessId, q, opts));
 }
 
-/** One page of an entity's rows for a business, with the total (exact, or an estimate when large). */
+/**
+ * One page of an entity's rows for a business, with the total (exact, or an estimate when large), in
+ * one round trip: the capped count, a staleness check of the planner statistics (only read when the
+ * count reaches the cap) and the page's rows as JSON in the order of a row number, so json_agg cannot
+ * reorder them. Only a total over the cap costs a second statement (the planner's estimate).
+ */
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
   const pl = plan(e, businessId, q, opts);
-  const { total, estimated } = await countRows(db, pl.table, pl.where, [...pl.params]);
-  const past = !estimated && (pl.current - 1) * pl.pageSize >= total;
-  const list = past ? [] : await readPage(db, e, pl);
+  const filterParams = [...pl.params];
+  const limit = pl.p(pl.pageSize);
+  const offset = pl.p((pl.current - 1) * pl.pageSize);
+  const [row] = await db.query<{ n: number; stale: boolean | null; rows: unknown }>(
+    `WITH total AS (${cappedCountSql(pl.table, pl.where)})
+     SELECT total.count AS n,
+            CASE WHEN total.count > ${EXACT_COUNT_LIMIT} THEN (${staleStatsSql(pl.table)}) END AS stale,
+            (SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json)
+               FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
+                      WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})) r) AS rows
+       FROM total`,
+    pl.params,
+  );
+  const rows = (typeof row.rows === 'string' ? JSON.parse(row.rows) : row.rows) as Record<string, unknown>[];
+  const list = rows.map((r) => {
+    delete r.__pos;
+    return applyMasks(e, r);
+  });
+  const { total, estimated } = await totalFrom(db, { table: pl.table, where: pl.where, params: filterParams }, row.n, row.stale === true);
   return { list, total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
 }
 

@@ -9,11 +9,14 @@ import type { AuthMode, Business, User } from './types.ts';
 export const ACCESS_TTL_MS = 2 * 3600 * 1000;
 export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 
+/** The Business fields of a user_businesses (ub) row joined with its businesses (b) row. */
+const BUSINESS_COLUMNS = `b.id AS "businessId", b.name AS "businessName", b.charge_form AS "chargeForm",
+            ub.user_type AS "userType", b.service_packs AS "servicePacks",
+            (b.balance_cents::float8 / 100) AS balance`;
+
 export async function businessesOf(q: Queryable, userId: number): Promise<Business[]> {
   return q.query<Business>(
-    `SELECT b.id AS "businessId", b.name AS "businessName", b.charge_form AS "chargeForm",
-            ub.user_type AS "userType", b.service_packs AS "servicePacks",
-            (b.balance_cents::float8 / 100) AS balance
+    `SELECT ${BUSINESS_COLUMNS}
        FROM user_businesses ub JOIN businesses b ON b.id = ub.business_id
       WHERE ub.user_id = $1 ORDER BY b.id`,
     [userId],
@@ -32,26 +35,52 @@ export async function issueTokens(q: Queryable, userId: number, family: string =
   return { token, refreshToken };
 }
 
-async function authenticate(db: Queryable, req: FastifyRequest): Promise<User> {
-  const h = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(\S+)$/i.exec(h);
+function bearerToken(req: FastifyRequest): string {
+  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
   if (!m) throw unauthorized('请先登录');
+  return m[1];
+}
+
+function requestedBusiness(req: FastifyRequest): string {
+  const raw = req.headers['x-company-id'];
+  return (Array.isArray(raw) ? raw[0] : raw ?? '').trim();
+}
+
+const LIVE_ACCESS_TOKEN = `t.token_hash = $1 AND t.kind = 'access' AND t.revoked_at IS NULL AND t.expires_at > now()`;
+
+async function authenticate(db: Queryable, req: FastifyRequest): Promise<User> {
   const rows = await db.query<User>(
-    `SELECT u.id, u.phone, t.family FROM auth_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = $1 AND t.kind = 'access' AND t.revoked_at IS NULL AND t.expires_at > now()`,
-    [sha256(m[1])],
+    `SELECT u.id, u.phone, t.family FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE ${LIVE_ACCESS_TOKEN}`,
+    [sha256(bearerToken(req))],
   );
   if (!rows[0]) throw unauthorized('登录已过期，请重新登录');
   return rows[0];
 }
 
-async function scope(db: Queryable, req: FastifyRequest, user: User): Promise<Business> {
-  const raw = req.headers['x-company-id'];
-  const id = (Array.isArray(raw) ? raw[0] : raw ?? '').trim();
-  if (!id) throw badInput('请先选择企业', [{ field: 'X-Company-Id', message: '请选择企业' }]);
-  const biz = (await businessesOf(db, user.id)).find((b) => b.businessId === id);
-  if (!biz) throw forbidden(`您无权访问企业 ${id}`);
-  return biz;
+/**
+ * The user and the business named by X-Company-Id in one round trip (every business-scoped request
+ * pays for it): 401 for a missing or dead token, 403 when the user is not a member of that business.
+ */
+async function authenticateInBusiness(db: Queryable, req: FastifyRequest): Promise<{ user: User; business: Business }> {
+  const token = bearerToken(req);
+  const businessId = requestedBusiness(req);
+  if (!businessId) {
+    await authenticate(db, req); // a dead token is a 401 before the missing business is a 400
+    throw badInput('请先选择企业', [{ field: 'X-Company-Id', message: '请选择企业' }]);
+  }
+  const rows = await db.query<User & { [K in keyof Business]: Business[K] | null }>(
+    `SELECT u.id, u.phone, t.family, ${BUSINESS_COLUMNS}
+       FROM auth_tokens t JOIN users u ON u.id = t.user_id
+       LEFT JOIN user_businesses ub ON ub.user_id = u.id AND ub.business_id = $2
+       LEFT JOIN businesses b ON b.id = ub.business_id
+      WHERE ${LIVE_ACCESS_TOKEN}`,
+    [sha256(token), businessId],
+  );
+  const row = rows[0];
+  if (!row) throw unauthorized('登录已过期，请重新登录');
+  if (row.businessId === null) throw forbidden(`您无权访问企业 ${businessId}`);
+  const { id, phone, family, ...business } = row;
+  return { user: { id, phone, family }, business: business as Business };
 }
 
 /**
@@ -65,8 +94,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (req) => {
     const mode: AuthMode = req.routeOptions.config?.auth ?? 'business';
     if (mode === 'none' || !req.routeOptions.url) return;
-    req.user = await authenticate(app.deps.db, req);
-    if (mode === 'business') req.business = await scope(app.deps.db, req, req.user);
+    if (mode === 'business') ({ user: req.user, business: req.business } = await authenticateInBusiness(app.deps.db, req));
+    else req.user = await authenticate(app.deps.db, req);
   });
 });
 
