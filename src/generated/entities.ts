@@ -475,6 +475,8 @@ export interface OrderRow {
   createdAt: string;
   /** 支付时间 */
   paidAt?: string | null;
+  /** 已开票：已申请开票（申请中或已开具），不能再次开票 */
+  invoiced: boolean;
 }
 
 export interface OrderListQuery {

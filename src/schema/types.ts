@@ -3,6 +3,9 @@
  * renders these; src/schema/validator.ts checks them. Keep this file the single source of
  * truth for the format (and keep validator.ts in sync with it).
  */
+import type { ActionWhen } from './when';
+
+export type { ActionWhen } from './when';
 
 export type PageKind = 'table' | 'form' | 'detail';
 
@@ -228,6 +231,8 @@ export interface ToolbarAction {
   form?: string;
   primary?: boolean;
   userType?: UserType[];
+  /** Detail actions only: shown only when the record matches (src/schema/when.ts), e.g. { payStatus: 'unpaid' }. */
+  when?: ActionWhen;
 }
 
 export interface RowAction {
@@ -237,8 +242,8 @@ export interface RowAction {
   api?: string;
   confirm?: string;
   userType?: UserType[];
-  /** Shown only on rows whose fields have these values, e.g. { payStatus: 'unpaid' }. */
-  when?: Record<string, string>;
+  /** Shown only on rows that match (src/schema/when.ts), e.g. { payStatus: 'unpaid' } or { status: ['reported', 'reviewing'] }. */
+  when?: ActionWhen;
 }
 
 export interface TableSchema {

@@ -111,6 +111,8 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
 export interface PageDeps {
   reg: EntityRegistry;
   toolbar: Check;
+  /** A detail page action (may carry `when`). */
+  detailAction: Check;
   rowAction: Check;
   target: (path: string, value: string) => void;
 }
@@ -165,6 +167,31 @@ export function validateEntityTable(c: FileChecker, data: Record<string, Json>, 
     omit: { check: e ? omitCheck(c, d.reg, e.name) : c.any },
     toolbar: { check: c.arrayOf(d.toolbar) }, rowActions: { check: c.arrayOf(d.rowAction) },
   });
+  if (e) whenFields(c, e, data.rowActions, '$.rowActions');
+}
+
+/**
+ * The fields an action's `when` names are fields of the entity, and its values are values the field
+ * can take: an option of an enum, 'true'/'false' of a boolean ('' = empty is always allowed).
+ */
+function whenFields(c: FileChecker, e: EntitySchema, actions: Json, path: string): void {
+  if (!Array.isArray(actions)) return;
+  actions.forEach((a, i) => {
+    if (!isObj(a) || !isObj(a.when)) return;
+    for (const [k, x] of Object.entries(a.when)) {
+      const p = `${path}[${i}].when.${k}`;
+      const f = e.fields[k];
+      if (!f) {
+        c.add(p, `unknown field ${JSON.stringify(k)} of entity "${e.name}"`);
+        continue;
+      }
+      const allowed = f.type === 'enum' ? (f.options ?? []).map((o) => String(o.value)) : f.type === 'boolean' ? ['true', 'false'] : undefined;
+      if (!allowed) continue;
+      for (const v of Array.isArray(x) ? x : [x]) {
+        if (typeof v === 'string' && v !== '' && !allowed.includes(v)) c.add(p, `${JSON.stringify(v)} is not a value of "${k}" (allowed: ${allowed.join(', ')})`);
+      }
+    }
+  });
 }
 
 /** `upload` layout: an API path, the spec's type groups, and only on an array field of integer ids. */
@@ -218,11 +245,12 @@ export function validateEntityDetail(c: FileChecker, data: Record<string, Json>,
   const all = e ? Object.keys(e.fields) : [];
   c.object(data, '$', {
     $schema: { check: c.str }, id: { required: true, check: c.str }, entity: { required: true, check: c.str }, title: { required: true, check: c.str },
-    api: { check: c.apiPath }, content: { check: c.str }, actions: { check: c.arrayOf(d.toolbar) },
+    api: { check: c.apiPath }, content: { check: c.str }, actions: { check: c.arrayOf(d.detailAction) },
     omit: { check: e ? omitCheck(c, d.reg, e.name) : c.any },
     sections: {
       required: true,
       check: c.arrayOf((s, p) => c.object(s, p, { title: { required: true, check: c.str }, fields: { required: true, check: e ? entryList(c, d.reg, e.name, all, ['field', 'span']) : c.any } }), { nonEmpty: true }),
     },
   });
+  if (e) whenFields(c, e, data.actions, '$.actions');
 }

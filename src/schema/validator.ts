@@ -246,6 +246,7 @@ function pageDeps(c: FileChecker, ctx: Ctx): PageDeps {
   return {
     reg: ctx.entities,
     toolbar: toolbarActionCheck(c, ctx),
+    detailAction: toolbarActionCheck(c, ctx, true),
     rowAction: rowActionCheck(c, ctx),
     target: (path, target) => ctx.targets.push({ file: c.file, path, target }),
   };
@@ -255,7 +256,22 @@ const entityBound = (data: Json): data is Record<string, Json> => isPlainObject(
 
 // ---------------------------------------------------------------- actions
 
-function toolbarActionCheck(c: FileChecker, ctx: Ctx): Check {
+/** Shape of an action's `when` (src/schema/when.ts): field → value or non-empty list of values. */
+export function whenCheck(c: FileChecker): Check {
+  return (w, p) => {
+    if (!isPlainObject(w) || Object.keys(w).length === 0) return c.add(p, 'must be a non-empty object of field → value (or list of values)');
+    for (const [k, x] of Object.entries(w)) {
+      const kp = keyPath(p, k);
+      if (Array.isArray(x)) {
+        if (x.length === 0) c.add(kp, 'must list at least one value');
+        x.forEach((y, i) => typeof y !== 'string' && c.add(`${kp}[${i}]`, `must be a string, got ${describe(y)}`));
+      } else if (typeof x !== 'string') c.add(kp, `must be a string or a list of strings, got ${describe(x)}`);
+    }
+  };
+}
+
+/** A toolbar action (tables) or, with `detail`, a detail page action, which may carry `when`. */
+function toolbarActionCheck(c: FileChecker, ctx: Ctx, detail = false): Check {
   return (v, path) => {
     if (
       !c.object(v, path, {
@@ -265,6 +281,7 @@ function toolbarActionCheck(c: FileChecker, ctx: Ctx): Check {
         form: { check: c.str },
         primary: { check: c.bool },
         userType: { check: c.userTypes },
+        ...(detail ? { when: { check: whenCheck(c) } } : {}),
       })
     )
       return;
@@ -285,12 +302,7 @@ function rowActionCheck(c: FileChecker, ctx: Ctx): Check {
         api: { check: c.methodApi },
         confirm: { check: c.str },
         userType: { check: c.userTypes },
-        when: {
-          check: (w, p) => {
-            if (!w || typeof w !== 'object' || Array.isArray(w)) return c.add(p, 'must be an object of field → value');
-            for (const [k, x] of Object.entries(w)) if (typeof x !== 'string') c.add(`${p}.${k}`, 'must be a string');
-          },
-        },
+        when: { check: whenCheck(c) },
       })
     )
       return;
@@ -467,7 +479,7 @@ function validateDetail(c: FileChecker, data: Json, ctx: Ctx): void {
         ),
       },
       content: { check: c.str },
-      actions: { check: c.arrayOf(toolbarActionCheck(c, ctx)) },
+      actions: { check: c.arrayOf(toolbarActionCheck(c, ctx, true)) },
     })
   )
     return;

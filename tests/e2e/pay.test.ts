@@ -97,7 +97,7 @@ describe('paying and costs in the browser (prepaid business)', () => {
     await page.getByRole('button', { name: '提交投保' }).click();
     await confirm.waitFor();
     await page.getByRole('button', { name: '确认并提交投保' }).click();
-    await page.waitForURL(/\/query-history-form$/, { timeout: 20000 });
+    await page.getByTestId('attendance-result').waitFor({ timeout: 20000 });
     expect(await batches()).toBe(batchesBefore + 1);
     expect((await due()).balance).toBe(Math.round(before.balance * 100 - 700) / 100);
   });

@@ -71,6 +71,7 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect(report.statements.filter((s) => s.startsWith('ALTER TABLE'))).toEqual([
       "ALTER TABLE claims ADD COLUMN attachment_ids TEXT[] NOT NULL DEFAULT '{}'",
       "ALTER TABLE insured_persons ADD COLUMN auto_status TEXT CHECK (auto_status IN ('0', '1', '2', '3'))",
+      'ALTER TABLE orders ADD COLUMN invoiced BOOLEAN NOT NULL DEFAULT false',
     ]);
   });
 

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Button, Card, Descriptions, Result, Skeleton, Space, Statistic, Tag, Typography, Row, Col } from 'antd';
 import type { DetailField, DetailSchema } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
+import { matchesWhen } from '../../schema/when';
 import { api, ApiError } from '../../services/request';
 import { formatValue } from '../format';
 
@@ -63,7 +64,8 @@ export function DetailPage({ schema, standalone }: { schema: DetailSchema; stand
   }
 
   const isOverview = schema.sections.length > 0 && schema.sections.every((s) => s.fields.every((f) => ['money', 'digit'].includes(f.valueType ?? '')));
-  const actions = (schema.actions ?? []).map((a) =>
+  // An action with a condition waits for the record and is offered only when the gateway would accept it.
+  const actions = (schema.actions ?? []).filter((a) => !a.when || matchesWhen(a.when, data)).map((a) =>
     a.href ? (
       <Button key={a.label} href={a.href} target="_blank">{a.label}</Button>
     ) : (

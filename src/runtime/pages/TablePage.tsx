@@ -8,6 +8,7 @@ import { useTableExport } from '../table/ExportButton';
 import { observer } from 'mobx-react-lite';
 import type { TableSchema } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
+import { matchesWhen } from '../../schema/when';
 import { api, ApiError } from '../../services/request';
 import { useStores } from '../context';
 import { allowedFor } from '../access';
@@ -120,7 +121,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
               ]
             : []),
           ...(rowActions ? rowActions(record, () => actionRef.current?.reload()) : []),
-          ...actions.filter((a) => !a.when || Object.entries(a.when).every(([k, v]) => String(record[k]) === v)).map((a) => {
+          ...actions.filter((a) => matchesWhen(a.when, record)).map((a) => {
             if (a.to) return <ListLink key={a.label} to={fillPath(a.to, record)}>{a.label}</ListLink>;
             const [method, path] = (a.api ?? '').split(' ');
             const run = async () => {

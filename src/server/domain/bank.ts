@@ -6,24 +6,25 @@ import type { BankAccountInput } from '../../generated/entities.ts';
 // The bank-account entity's input, generated from schemas/entities/bank-account.json (npm run codegen).
 export type { BankAccountInput };
 
-/** Serialises all bank-account writes of one business on its row. */
+/**
+ * Serialises all bank-account writes of one business on its row (SELECT … FOR UPDATE): the second of
+ * two parallel writes waits here and then sees the first one's accounts, so demoting the old default
+ * before promoting the new one never collides on bank_accounts_one_default. There is no retry: a
+ * statement that fails inside a PostgreSQL transaction aborts it (and these functions usually run in
+ * the route's transaction, with its idempotency record), so a retry could only fail again.
+ */
 async function lockBusiness(tx: Queryable, businessId: string): Promise<void> {
   const rows = await tx.query('SELECT id FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
   if (!rows[0]) throw new DomainError(404, '企业不存在');
 }
 
-/** Runs fn; on a default-index collision (should not happen behind the lock) retries once. */
-async function withDefaultRetry<T>(fn: () => Promise<T>): Promise<T> {
+/** A default-index collision (only a writer that bypasses lockBusiness can cause one) as a 409 to retry. */
+async function oneDefault<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (!isUniqueViolation(err, 'bank_accounts_one_default')) throw err;
-    try {
-      return await fn();
-    } catch (again) {
-      if (isUniqueViolation(again, 'bank_accounts_one_default')) throw new DomainError(409, '默认账户正在被修改，请稍后重试');
-      throw again;
-    }
+    if (isUniqueViolation(err, 'bank_accounts_one_default')) throw new DomainError(409, '默认账户正在被修改，请稍后重试');
+    throw err;
   }
 }
 
@@ -31,7 +32,7 @@ async function withDefaultRetry<T>(fn: () => Promise<T>): Promise<T> {
 export async function addBankAccount(db: Db, biz: BizRef, input: BankAccountInput): Promise<{ id: number; isDefault: boolean }> {
   const accountNo = String(input.accountNo ?? '').replace(/[\s-]/g, '');
   if (!/^\d{8,30}$/.test(accountNo)) throw new DomainError(400, '银行账号应为 8–30 位数字', 'accountNo');
-  return withDefaultRetry(() =>
+  return oneDefault(() =>
     db.tx(async (tx) => {
       await lockBusiness(tx, biz.businessId);
       const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM bank_accounts WHERE business_id = $1', [biz.businessId]);
@@ -49,7 +50,7 @@ export async function addBankAccount(db: Db, biz: BizRef, input: BankAccountInpu
 
 /** Makes one account the default (two statements: demote, then promote — the index is checked per row). */
 export async function setDefaultBank(db: Db, biz: BizRef, id: number): Promise<void> {
-  await withDefaultRetry(() =>
+  await oneDefault(() =>
     db.tx(async (tx) => {
       await lockBusiness(tx, biz.businessId);
       const found = await tx.query('SELECT id FROM bank_accounts WHERE business_id = $1 AND id = $2', [biz.businessId, id]);

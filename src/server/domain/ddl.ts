@@ -127,6 +127,9 @@ export const MONEY_BACKFILL: string[] = [
     WHERE NOT EXISTS (SELECT 1 FROM invoice_orders x WHERE x.invoice_id = i.id)
     ORDER BY i.id
    ON CONFLICT DO NOTHING`,
+  // Orders invoiced before orders.invoiced existed (or by seed.ts): the flag follows the active invoice_orders row.
+  `UPDATE orders o SET invoiced = true FROM invoice_orders io
+    WHERE io.active AND io.business_id = o.business_id AND io.order_no = o.order_no AND o.invoiced IS NOT TRUE`,
 ];
 
 /** Runs MONEY_DDL, seeds the plans table and backfills. Call after migrate(db). */

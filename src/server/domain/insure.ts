@@ -5,7 +5,7 @@ import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
 import { requirePlan } from './plans.ts';
 import { recheckAutoStatus, selectAutoInsured, type AutoSkip } from './auto-insure.ts';
-import { addDays, addMonths, localParts, serialNo, type BizRef } from './util.ts';
+import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, type BizRef } from './util.ts';
 
 export interface InsureRow {
   name: string;
@@ -28,12 +28,27 @@ export interface InsuranceBatchInput {
    * payment provider). Without it a prepaid batch is paid from the balance or refused.
    */
   payLater?: boolean;
+  /**
+   * Most rows accepted (default MAX_BATCH_ROWS). A confirmed upload passes its file limit: the insured
+   * persons are then split into consecutive orders of at most MAX_BATCH_ROWS (see ordersOf).
+   */
+  maxRows?: number;
+}
+
+/** One order of a batch: its persons are consecutive rows (ID-card order) of the batch. */
+export interface BatchOrder {
+  orderNo: string;
+  people: number;
+  amountCents: number;
 }
 
 export interface InsuranceBatchResult {
   batchId: number;
   batchNo: string;
+  /** The first (usually the only) order. */
   orderNo: string;
+  /** Every order of the batch, in ID-card order of their persons; amountCents is their total. */
+  orders: BatchOrder[];
   amountCents: number;
   people: number;
   payStatus: 'paid' | 'unpaid';
@@ -50,7 +65,13 @@ export interface InsureOptions {
   cutoff?: string;
 }
 
+/** Persons per order (the order entity's personCount limit); a larger confirmed upload becomes several orders. */
 export const MAX_BATCH_ROWS = 5000;
+
+/** How many orders `people` persons make (consecutive chunks of MAX_BATCH_ROWS). */
+export function orderCount(people: number): number {
+  return Math.max(1, Math.ceil(people / MAX_BATCH_ROWS));
+}
 
 /** SQL: the person's current row stays when they are insured today and the new cover starts later. */
 const KEEP = `(insured_persons.status = 'insured' AND insured_persons.end_date >= $11::date AND EXCLUDED.start_date > $11::date)`;
@@ -60,9 +81,9 @@ export function coverPeriod(source: 'roster' | 'attendance', startDate: string):
   return source === 'roster' ? { endDate: addDays(addMonths(startDate, 12), -1), units: 12 } : { endDate: startDate, units: 1 };
 }
 
-function normaliseRows(rows: InsureRow[]): Required<InsureRow>[] {
+function normaliseRows(rows: InsureRow[], maxRows = MAX_BATCH_ROWS): Required<InsureRow>[] {
   if (!Array.isArray(rows) || rows.length === 0) throw new DomainError(400, '请至少添加 1 名人员', 'rows');
-  if (rows.length > MAX_BATCH_ROWS) throw new DomainError(400, `每批最多 ${MAX_BATCH_ROWS} 人`, 'rows');
+  if (rows.length > maxRows) throw new DomainError(400, `每批最多 ${maxRows} 人`, 'rows');
   const seen = new Map<string, number>();
   const problems: FieldProblem[] = [];
   const out = rows.map((r, i) => {
@@ -105,7 +126,7 @@ export async function createInsuranceBatch(
   const dateField = input.source === 'attendance' ? 'workDate' : 'startDate';
   const startErr = coverStartError(input.startDate, now, opts.cutoff);
   if (startErr) throw new DomainError(400, input.source === 'attendance' ? startErr.replace('起保日期', '出勤日期') : startErr, dateField);
-  const allRows = normaliseRows(input.rows);
+  const allRows = normaliseRows(input.rows, input.maxRows);
   const rowNo = new Map(input.rows.map((r, i) => [String(r.idCard ?? '').trim().toUpperCase(), i + 1]));
   const { endDate, units } = coverPeriod(input.source, input.startDate);
   const today = localParts(now).date;
@@ -127,11 +148,13 @@ export async function createInsuranceBatch(
     const prepaid = b.charge_form === 'prepaid';
     const payLater = prepaid && input.payLater === true;
     const batchNo = serialNo('PB', now);
-    const orderNo = serialNo('OD', now);
+    const orders = ordersOf(rows.length, perPerson, now);
+    // Paying one order activates the batch's pending cover (payment.ts), so a pay-later batch stays one order.
+    if (payLater && orders.length > 1) throw new DomainError(400, `稍后支付的批次最多 ${MAX_BATCH_ROWS} 人`, 'rows');
 
-    // Prepaid: charge first. This also locks the business row, so batches of one business queue here.
+    // Prepaid: charge first (all orders or none). This also locks the business row, so batches of one business queue here.
     let balanceAfterCents: number | undefined;
-    if (prepaid && !payLater) balanceAfterCents = await deductBalance(tx, biz.businessId, amountCents, 'insure', orderNo);
+    if (prepaid && !payLater) balanceAfterCents = await chargeOrders(tx, biz.businessId, orders, amountCents);
     const coverStatus = payLater ? 'pending' : 'effective';
     const personStatus = !payLater && input.startDate <= today ? 'insured' : 'pending';
 
@@ -199,31 +222,38 @@ export async function createInsuranceBatch(
 
     const paid = prepaid && !payLater;
     const month = prepaid ? null : localParts(now).date.slice(0, 7);
+    const orderNos = orders.map((o) => o.orderNo);
+    const orderAmounts = orders.map((o) => o.amountCents);
+    // All orders in one statement (and their payments in another), however many there are.
     await tx.query(
       `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status,
                            paid_at, batch_id, statement_month)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-      [biz.businessId, orderNo, plan.name, rows.length, amountCents, paid ? 'paid' : 'unpaid',
-        paid ? 'completed' : 'pending_payment', paid ? now.toISOString() : null, batch.id, month],
+       SELECT $1, t.order_no, $2, t.people, t.amount_cents, $3, $4, $5::timestamptz, $6, $7
+         FROM unnest($8::text[], $9::int[], $10::bigint[]) WITH ORDINALITY AS t(order_no, people, amount_cents, n)
+        ORDER BY t.n`,
+      [biz.businessId, plan.name, paid ? 'paid' : 'unpaid', paid ? 'completed' : 'pending_payment', paid ? now.toISOString() : null, batch.id, month,
+        orderNos, orders.map((o) => o.people), orderAmounts],
     );
     if (paid) {
       await tx.query(
-        `INSERT INTO payments (business_id, order_no, amount_cents, channel, status) VALUES ($1,$2,$3,'balance','succeeded')`,
-        [biz.businessId, orderNo, amountCents],
+        `INSERT INTO payments (business_id, order_no, amount_cents, channel, status)
+         SELECT $1, t.order_no, t.amount_cents, 'balance', 'succeeded' FROM unnest($2::text[], $3::bigint[]) AS t(order_no, amount_cents)`,
+        [biz.businessId, orderNos, orderAmounts],
       );
     }
     if (month) {
       await tx.query(
-        `INSERT INTO statements (business_id, month, amount_cents, order_count) VALUES ($1,$2,$3,1)
+        `INSERT INTO statements (business_id, month, amount_cents, order_count) VALUES ($1,$2,$3,$4)
          ON CONFLICT (business_id, month) DO UPDATE
-           SET amount_cents = statements.amount_cents + EXCLUDED.amount_cents, order_count = statements.order_count + 1`,
-        [biz.businessId, month, amountCents],
+           SET amount_cents = statements.amount_cents + EXCLUDED.amount_cents, order_count = statements.order_count + EXCLUDED.order_count`,
+        [biz.businessId, month, amountCents, orders.length],
       );
     }
     return {
       batchId: batch.id,
       batchNo,
-      orderNo,
+      orderNo: orders[0].orderNo,
+      orders,
       amountCents,
       people: rows.length,
       payStatus: paid ? 'paid' : 'unpaid',
@@ -234,6 +264,41 @@ export async function createInsuranceBatch(
       ...(input.source === 'attendance' ? { skipped: auto.skipped } : {}),
     };
   });
+}
+
+/** The orders of a batch of `people` persons: consecutive chunks of at most MAX_BATCH_ROWS, distinct numbers. */
+function ordersOf(people: number, perPersonCents: number, now: Date): BatchOrder[] {
+  const out: BatchOrder[] = [];
+  const nos = new Set<string>();
+  for (let from = 0; from < Math.max(people, 1); from += MAX_BATCH_ROWS) {
+    let orderNo = serialNo('OD', now);
+    while (nos.has(orderNo)) orderNo = serialNo('OD', now);
+    nos.add(orderNo);
+    const n = Math.min(MAX_BATCH_ROWS, people - from);
+    out.push({ orderNo, people: n, amountCents: n * perPersonCents });
+  }
+  return out;
+}
+
+/**
+ * Prepaid: takes the batch's total from the balance, one ledger row per order, or nothing. With several
+ * orders the business row is locked and the total checked first, so a short balance names the total.
+ */
+async function chargeOrders(tx: Queryable, businessId: string, orders: BatchOrder[], totalCents: number): Promise<number> {
+  if (orders.length > 1) {
+    const [b] = await tx.query<{ balance: number }>('SELECT balance_cents::float8 AS balance FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
+    if (!b) throw new DomainError(404, '企业不存在');
+    if (cents(b.balance) < totalCents) {
+      throw new DomainError(
+        400,
+        `余额不足：本次需支付 ¥${fmtYuan(totalCents)}（${orders.length} 个订单合计），当前余额 ¥${fmtYuan(cents(b.balance))}，请先充值`,
+        'balance',
+      );
+    }
+  }
+  let after = 0;
+  for (const o of orders) after = await deductBalance(tx, businessId, o.amountCents, 'insure', o.orderNo);
+  return after;
 }
 
 /** Every row of an attendance batch with its own result, so the historical form shows who was skipped and why. */

@@ -61,6 +61,8 @@ export async function applyInvoice(db: Db, biz: BizRef, input: InvoiceInput): Pr
          SELECT $1, no, $2 FROM unnest($3::text[]) AS no ORDER BY no`,
         [row.id, biz.businessId, nos],
       );
+      // The orders' own flag (what the order pages show and offer 申请开票 by), kept with invoice_orders.
+      await tx.query('UPDATE orders SET invoiced = true WHERE business_id = $1 AND order_no = ANY($2::text[])', [biz.businessId, nos]);
       return { id: row.id, invoiceNo, amountCents, orderNos: nos };
     });
   } catch (err) {
@@ -89,6 +91,7 @@ export async function rejectInvoice(db: Db, biz: BizRef, invoiceNo: string): Pro
       [biz.businessId, invoiceNo],
     );
     if (!rows[0]) throw new DomainError(409, `发票 ${invoiceNo} 不存在或不是申请中状态`, 'invoiceNo');
-    await tx.query('UPDATE invoice_orders SET active = false WHERE invoice_id = $1', [rows[0].id]);
+    const freed = await tx.query<{ order_no: string }>('UPDATE invoice_orders SET active = false WHERE invoice_id = $1 RETURNING order_no', [rows[0].id]);
+    await tx.query('UPDATE orders SET invoiced = false WHERE business_id = $1 AND order_no = ANY($2::text[])', [biz.businessId, freed.map((f) => f.order_no)]);
   });
 }

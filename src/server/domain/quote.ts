@@ -2,7 +2,7 @@ import type { Db } from '../db.ts';
 import { DomainError } from './errors.ts';
 import { getBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
-import { coverPeriod, loadBusiness, MAX_BATCH_ROWS, type InsureOptions } from './insure.ts';
+import { coverPeriod, loadBusiness, MAX_BATCH_ROWS, orderCount, type InsureOptions } from './insure.ts';
 import { findPlan } from './plans.ts';
 import { addDays, isIsoDate, type BizRef } from './util.ts';
 
@@ -11,6 +11,8 @@ export interface Quote {
   planName: string;
   unit: 'month' | 'day';
   people: number;
+  /** Orders the persons make (MAX_BATCH_ROWS each); the total covers all of them. */
+  orders: number;
   units: number;
   unitPriceCents: number;
   totalCents: number;
@@ -27,13 +29,14 @@ export interface Quote {
 export async function quoteInsurance(
   db: Db,
   biz: BizRef,
-  input: { planId: string; startDate: string; people: number; days?: number },
+  input: { planId: string; startDate: string; people: number; days?: number; maxPeople?: number },
   opts: InsureOptions = {},
 ): Promise<Quote> {
   const plan = await findPlan(db, input.planId);
   if (!plan || !plan.onSale) throw new DomainError(400, '该保险方案不存在或已停售', 'planId');
-  if (!Number.isSafeInteger(input.people) || input.people < 1 || input.people > MAX_BATCH_ROWS) {
-    throw new DomainError(400, `人数应为 1–${MAX_BATCH_ROWS}`, 'people');
+  const maxPeople = input.maxPeople ?? MAX_BATCH_ROWS;
+  if (!Number.isSafeInteger(input.people) || input.people < 1 || input.people > maxPeople) {
+    throw new DomainError(400, `人数应为 1–${maxPeople}`, 'people');
   }
   const days = input.days ?? 1;
   if (!Number.isSafeInteger(days) || days < 1 || days > 366) throw new DomainError(400, '天数应为 1–366', 'days');
@@ -49,6 +52,7 @@ export async function quoteInsurance(
     planName: plan.name,
     unit: plan.unit,
     people: input.people,
+    orders: orderCount(input.people),
     units,
     unitPriceCents: plan.priceCents,
     totalCents,

@@ -87,9 +87,12 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
   // ------------------------------------------------------------ insure writes
 
   /** Rosters and attendance go through the money rules: cover from today, plan on sale, balance checked atomically. */
-  async function createBatch(tx: Db, biz: Business, source: 'roster' | 'attendance', body: Body, date: string) {
+  async function insure(tx: Db, biz: Business, source: 'roster' | 'attendance', body: Body, date: string) {
     const rows = (body.rows as Body[]).map((r) => ({ ...r, idCard: String(r.idCard).toUpperCase() })) as unknown as InsureRow[];
-    const r = await createInsuranceBatch(tx, biz, { source, planId: String(body.planName), startDate: date, rows, fileName: body.fileName as string | undefined }).catch(onPlanName);
+    return createInsuranceBatch(tx, biz, { source, planId: String(body.planName), startDate: date, rows, fileName: body.fileName as string | undefined }).catch(onPlanName);
+  }
+  async function createBatch(tx: Db, biz: Business, source: 'roster' | 'attendance', body: Body, date: string) {
+    const r = await insure(tx, biz, source, body, date);
     return getRow(tx, entity('insure-batch'), biz.businessId, r.batchId);
   }
 
@@ -103,9 +106,21 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
   const attendancePack = (req: FastifyRequest) => {
     if (!req.business.servicePacks.includes('attendance')) throw forbidden('当前企业未开通考勤服务包');
   };
-  write('POST', '/api/insure/attendance', entityInput(attendance, { guard: attendancePack, doc: { summary: attendance.label } }), ({ tx, body, biz }) =>
-    createBatch(tx, biz, 'attendance', body, String(body.workDate)),
-  );
+  write('POST', '/api/insure/attendance', entityInput(attendance, { guard: attendancePack, doc: { summary: attendance.label } }), async ({ tx, body, biz }) => {
+    const r = await insure(tx, biz, 'attendance', body, String(body.workDate));
+    const [order] = await tx.query<{ id: number }>('SELECT id FROM orders WHERE business_id = $1 AND order_no = $2', [biz.businessId, r.orderNo]);
+    // The form, plus what the page shows right after submitting: who was insured, the cost, who was skipped and why.
+    return {
+      ...(await getRow(tx, entity('insure-batch'), biz.businessId, r.batchId)),
+      insured: r.people,
+      amount: r.amountCents / 100,
+      orderNo: r.orderNo,
+      orderId: order?.id ?? null,
+      payStatus: r.payStatus,
+      balanceAfter: r.balanceAfterCents === undefined ? null : r.balanceAfterCents / 100,
+      skipped: r.skipped ?? [],
+    };
+  });
 
   // ------------------------------------------------------------ finance / claims writes
 

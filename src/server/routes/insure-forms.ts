@@ -73,10 +73,13 @@ export default async function insureFormRoutes(app: FastifyInstance) {
            FROM insure_records WHERE batch_id = $1`,
         [batch.id],
       );
-      const [order] = await db.query<{ id: number; order_no: string; amount: number; pay_status: string }>(
-        'SELECT id, order_no, amount_cents::float8 / 100 AS amount, pay_status FROM orders WHERE batch_id = $1 ORDER BY id LIMIT 1',
+      // A form over MAX_BATCH_ROWS persons has several orders (docs/roster-upload.md); usually one.
+      const orders = await db.query<{ id: number; order_no: string; person_count: number; amount_cents: number; pay_status: string }>(
+        'SELECT id, order_no, person_count, amount_cents::float8 AS amount_cents, pay_status FROM orders WHERE batch_id = $1 ORDER BY id',
         [batch.id],
       );
+      const order = orders[0];
+      const totalCents = orders.reduce((sum, o) => sum + Number(o.amount_cents), 0);
       return ok({
         channel: up ? 'upload' : batch.file_name ? 'file' : 'manual',
         uploadId: up?.id ?? null,
@@ -87,8 +90,9 @@ export default async function insureFormRoutes(app: FastifyInstance) {
         endDate: rec?.end_date ?? null,
         orderId: order?.id ?? null,
         orderNo: order?.order_no ?? null,
-        amount: order ? Number(order.amount) : null,
-        payStatus: order?.pay_status ?? null,
+        amount: order ? totalCents / 100 : null,
+        payStatus: order ? (orders.every((o) => o.pay_status === order.pay_status) ? order.pay_status : 'unpaid') : null,
+        orders: orders.map((o) => ({ id: o.id, orderNo: o.order_no, people: o.person_count, amount: Number(o.amount_cents) / 100, payStatus: o.pay_status })),
       });
     },
   );

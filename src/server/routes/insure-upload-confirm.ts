@@ -1,12 +1,15 @@
 /**
  * Confirming a roster (上传的文件或在线录入): the rows are re-checked with the entity rules, then one
- * transaction insures them (createInsuranceBatch: balance charged, persons, records, order) and
+ * transaction insures them (createInsuranceBatch: balance charged, persons, records, orders) and
  * records the historical form: per-row results (file rows that were not insured are kept as failed
- * with their reason), counts and status, and the upload is linked to its batch.
+ * with their reason), counts and status, and the upload is linked to its batch. Up to the file limit
+ * (MAX_ROWS) is confirmed at once: more than MAX_BATCH_ROWS persons become consecutive orders of at
+ * most MAX_BATCH_ROWS, all of the one form, charged all or nothing (docs/roster-upload.md).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db.ts';
-import { coverStartError, createInsuranceBatch, hashRequest, MAX_BATCH_ROWS, withIdempotency, type InsureRow } from '../domain/index.ts';
+import { coverStartError, createInsuranceBatch, hashRequest, withIdempotency, type InsureRow } from '../domain/index.ts';
+import { MAX_ROWS } from '../files/types.ts';
 import { badInput, HttpError, type FieldError } from '../http/errors.ts';
 import type { Business, User } from '../http/types.ts';
 import { rosterRowErrors } from '../files/roster-schema.ts';
@@ -33,8 +36,8 @@ const str = (v: unknown) => (typeof v === 'string' ? v.trim() : v == null ? '' :
 /** The rows of the body (user-corrected or typed in), checked like the upload's rows. */
 function bodyRows(raw: unknown): Candidate[] {
   if (!Array.isArray(raw) || raw.length === 0) throw badInput('请至少添加 1 名人员', [{ field: 'rows', message: '请至少添加 1 名人员' }]);
-  if (raw.length > MAX_BATCH_ROWS) {
-    const m = `每批最多 ${MAX_BATCH_ROWS} 人，当前 ${raw.length} 人，请分批提交`;
+  if (raw.length > MAX_ROWS) {
+    const m = `每次最多投保 ${MAX_ROWS} 人，当前 ${raw.length} 人，请分批提交`;
     throw badInput(m, [{ field: 'rows', message: m }]);
   }
   const fields = rosterFields();
@@ -122,10 +125,6 @@ async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
     const problems = problemsByRow(result);
     rows = storedRows(result).filter((c) => !problems.has(c.row!));
     if (rows.length === 0) throw badInput('没有可投保的人员，请修改错误行后再确认', [{ field: 'rows', message: '没有可投保的人员' }]);
-    if (rows.length > MAX_BATCH_ROWS) {
-      const m = `每批最多 ${MAX_BATCH_ROWS} 人，当前有效 ${rows.length} 人，请拆分文件后分批上传`;
-      throw badInput(m, [{ field: 'rows', message: m }]);
-    }
   } else throw badInput('请至少添加 1 名人员', [{ field: 'rows', message: '请至少添加 1 名人员' }]);
 
   // People already covered by this plan in the period: refused by row, nothing stored.
@@ -137,7 +136,7 @@ async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
     throw new HttpError(409, 40900, `${covered.size} 名人员在该期间已有同一方案的保障，未投保，请移除后重新确认`, errors);
   }
 
-  const batch = await createInsuranceBatch(tx, biz, { source: 'roster', planId: plan.name, startDate, rows, fileName: upload?.file_name ?? '' });
+  const batch = await createInsuranceBatch(tx, biz, { source: 'roster', planId: plan.name, startDate, rows, fileName: upload?.file_name ?? '', maxRows: MAX_ROWS });
   const results = rowResults(rows, result);
   const failed = results.filter((r) => r.result === 'failed').length;
   await tx.query(
@@ -176,6 +175,7 @@ async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
     batchId: batch.batchId,
     batchNo: batch.batchNo,
     orderNo: batch.orderNo,
+    orders: batch.orders.map((o) => ({ orderNo: o.orderNo, people: o.people, amount: o.amountCents / 100 })),
     planName: plan.name,
     people: batch.people,
     amount: batch.amountCents / 100,
@@ -193,7 +193,7 @@ export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   app.post<{ Body: ConfirmBody }>(
     '/api/insure-uploads/confirm',
-    { config: { auth: 'business' }, bodyLimit: 4 * 1024 * 1024, schema: { tags: ['insure-uploads'], summary: '确认投保（扣费并生成历史表单）' } },
+    { config: { auth: 'business' }, bodyLimit: 16 * 1024 * 1024, schema: { tags: ['insure-uploads'], summary: '确认投保（扣费并生成历史表单）' } },
     async (req, reply) => {
       const body = (req.body ?? {}) as ConfirmBody;
       const user: User = req.user;

@@ -28,6 +28,7 @@ export function quoteView(q: Quote) {
   return {
     planName: q.planName,
     people: q.people,
+    orders: q.orders,
     months: q.units,
     unitPrice: y(q.unitPriceCents),
     perPerson: y(q.unitPriceCents * q.units),
@@ -44,8 +45,9 @@ export function quoteView(q: Quote) {
 
 async function quoteFor(db: FastifyInstance['deps']['db'], biz: Business, planName: string, startDate: string, people: number) {
   if (people < 1) return { quote: null, quoteError: '没有可投保的人员' };
-  if (people > MAX_BATCH_ROWS) return { quote: null, quoteError: `每批最多 ${MAX_BATCH_ROWS} 人，当前有效 ${people} 人，请拆分文件后分批上传` };
-  return { quote: quoteView(await quoteInsurance(db, biz, { planId: planName, startDate, people })), quoteError: null };
+  if (people > MAX_ROWS) return { quote: null, quoteError: `每次最多投保 ${MAX_ROWS} 人，当前有效 ${people} 人，请拆分文件后分批上传` };
+  // More than MAX_BATCH_ROWS persons are confirmed as several orders in one transaction; the quote is their total.
+  return { quote: quoteView(await quoteInsurance(db, biz, { planId: planName, startDate, people, maxPeople: MAX_ROWS })), quoteError: null };
 }
 
 interface Multipart {

@@ -32,7 +32,10 @@ interface FormInfo {
   endDate: string | null;
   orderId: number | null;
   orderNo: string | null;
+  /** The total of all the form's orders. */
   amount: number | null;
+  /** A form of more than 5,000 persons has one order per 5,000 (consecutive rows). */
+  orders?: Array<{ id: number; orderNo: string; people: number; amount: number }>;
 }
 
 const CHANNEL: Record<FormInfo['channel'], string> = { upload: '上传文件', file: '上传文件', manual: '在线录入' };
@@ -103,7 +106,19 @@ export function HistoryFormDetail() {
                   <Descriptions.Item label="保障期间">{info.data.startDate ? `${info.data.startDate} 至 ${info.data.endDate}` : '-'}</Descriptions.Item>
                   <Descriptions.Item label="保费">{formatValue(info.data.amount, 'money')}</Descriptions.Item>
                   <Descriptions.Item label="订单号">
-                    {info.data.orderId ? <Link to={`${ORDERS}/${info.data.orderId}`}>{info.data.orderNo}</Link> : '-'}
+                    {info.data.orders && info.data.orders.length > 1 ? (
+                      <Space direction="vertical" size={2} data-testid="form-orders">
+                        {info.data.orders.map((o) => (
+                          <span key={o.id}>
+                            <Link to={`${ORDERS}/${o.id}`}>{o.orderNo}</Link>（{o.people} 人，{formatValue(o.amount, 'money')}）
+                          </span>
+                        ))}
+                      </Space>
+                    ) : info.data.orderId ? (
+                      <Link to={`${ORDERS}/${info.data.orderId}`}>{info.data.orderNo}</Link>
+                    ) : (
+                      '-'
+                    )}
                   </Descriptions.Item>
                 </>
               ) : null}

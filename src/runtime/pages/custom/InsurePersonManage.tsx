@@ -1,31 +1,20 @@
 import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Button, Drawer, Empty, Popconfirm, Space, Spin, Tag } from 'antd';
+import { Alert, Button, Drawer, Empty, Popconfirm, Space, Spin } from 'antd';
 import { getForm, getTable } from '../../../schema/registry';
 import { fillPath } from '../../../schema/routes';
-import type { EnumOption, FormSchema } from '../../../schema/types';
+import type { FormSchema } from '../../../schema/types';
 import { AUTO_INSURE_LABELS, AutoInsureStatus, availableActions, type AutoInsureAction } from '../../../shared/auto-insure';
 import { api, ApiError } from '../../../services/request';
 import { message } from '../../feedback';
 import { LazyFormPage as FormPage, LazyTablePage as TablePage } from '../lazy';
 import { UrlTabs } from './SchemaTabs';
+import { StatusTag } from './StatusTag';
+import { AttendanceResult, type AttendanceOutcome } from './AttendanceResult';
+
 
 type Row = Record<string, unknown>;
 type Saved = Row & { autoStatus?: string; missing?: string[] };
-
-/** antd Tag colours for the entity's option statuses. */
-const TAG_COLORS: Record<string, string> = { Success: 'success', Warning: 'warning', Error: 'error', Processing: 'processing', Default: 'default' };
-
-/** A status as a coloured tag; label and colour come from the entity's enum (the one place they live). */
-export function StatusTag({ value, options }: { value: unknown; options?: EnumOption[] }) {
-  const o = options?.find((x) => x.value === String(value));
-  if (!o) return <span>-</span>;
-  return (
-    <Tag color={TAG_COLORS[o.status ?? 'Default']} data-auto-status={o.value}>
-      {o.label}
-    </Tag>
-  );
-}
 
 const EDIT_LABEL = (status: AutoInsureStatus) => (status === AutoInsureStatus.InfoIncomplete ? '完善信息' : '修改信息');
 
@@ -142,13 +131,34 @@ function AutoInsurePersons() {
   );
 }
 
+/** The attendance insurance form; after a submission, its outcome in place of the form. */
+function AttendanceInsure() {
+  const navigate = useNavigate();
+  const [outcome, setOutcome] = useState<AttendanceOutcome>();
+  const statusOptions = getTable('insured-persons').columns.find((c) => c.dataIndex === 'autoStatus')?.options;
+  if (outcome) {
+    return <AttendanceResult outcome={outcome} statusOptions={statusOptions} onFixPersons={() => navigate('?tab=persons')} onAgain={() => setOutcome(undefined)} />;
+  }
+  return (
+    <FormPage
+      schema={getForm('insure-attendance')}
+      onSubmitted={(r) => {
+        const o = r as AttendanceOutcome;
+        if (o.skipped.length) message.warning(`投保已提交：${o.insured} 人已投保，${o.skipped.length} 人未投保`);
+        else message.success(`投保已提交：${o.insured} 人已投保`);
+        setOutcome(o);
+      }}
+    />
+  );
+}
+
 /** 参保人员管理 (attendance insurance): the insured persons with their automatic-insurance status, and the attendance insurance form (?tab=attendance). */
 export function InsurePersonManage() {
   return (
     <UrlTabs
       items={[
         { key: 'persons', label: '参保人员', children: <AutoInsurePersons /> },
-        { key: 'attendance', label: '考勤投保', children: <FormPage schema={getForm('insure-attendance')} /> },
+        { key: 'attendance', label: '考勤投保', children: <AttendanceInsure /> },
       ]}
     />
   );

@@ -42,12 +42,22 @@ function OrderLink({ orderNo }: { orderNo: string }) {
   return hit ? <Link to={PATHS.orderDetail(hit.id)}>{orderNo}</Link> : <span>{orderNo}</span>;
 }
 
+/**
+ * 申请退票 is offered as the gateway accepts it (src/server/domain/refund.ts): the invoice is issued and
+ * its refunds not rejected do not yet cover its amount. Unknown until the refunds have loaded.
+ */
+function refundable(inv: Invoice, refunds: Refund[] | undefined): boolean {
+  if (inv.status !== 'issued' || !refunds) return false;
+  const refundedCents = refunds.filter((r) => r.status !== 'rejected').reduce((s, r) => s + Math.round(r.amount * 100), 0);
+  return refundedCents < Math.round(inv.amount * 100);
+}
+
 /** 发票详情: the invoice, the orders it covers (linked) and its refund applications. */
 export function InvoiceDetail() {
   const { id = '' } = useParams();
   const invoice = useLoad<Invoice>(`/api/invoices/${encodeURIComponent(id)}`, '发票信息');
   const no = invoice.data?.invoiceNo;
-  const refunds = useLoad<{ list: Refund[]; total: number }>(no ? `/api/invoice-refunds?invoiceNo=${encodeURIComponent(no)}&current=1&pageSize=50` : null, '退票记录');
+  const refunds = useLoad<{ list: Refund[]; total: number }>(no ? `/api/invoice-refunds?invoiceNo=${encodeURIComponent(no)}&current=1&pageSize=100` : null, '退票记录');
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Card>
@@ -58,9 +68,11 @@ export function InvoiceDetail() {
               bordered
               column={{ xs: 1, sm: 2, lg: 3 }}
               extra={
-                <Link to={PATHS.applyRefund(inv.id)}>
-                  <Button type="primary">申请退票</Button>
-                </Link>
+                refundable(inv, refunds.data?.list) && (
+                  <Link to={PATHS.applyRefund(inv.id)}>
+                    <Button type="primary">申请退票</Button>
+                  </Link>
+                )
               }
             >
               <Descriptions.Item label="发票号">{inv.invoiceNo}</Descriptions.Item>

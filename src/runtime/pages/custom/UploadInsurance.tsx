@@ -120,7 +120,7 @@ export function UploadInsurance() {
     const counts = store.getCounts();
     if (!planName || !startDate) return message.error('请先选择保险方案和起保日期');
     if (counts.valid === 0) return message.error('没有可投保的人员，请先修改有误的行');
-    if (config && counts.valid > config.maxBatchRows) return message.error(`每批最多 ${config.maxBatchRows} 人，当前有效 ${counts.valid} 人，请拆分后分批上传`);
+    if (config && counts.valid > config.maxRows) return message.error(`每次最多投保 ${config.maxRows} 人，当前有效 ${counts.valid} 人，请拆分后分批上传`);
     confirmKey.current = newIdempotencyKey();
     setDialog({ open: true, quote: null, loading: true, submitting: false, leftOut: counts.total - counts.valid });
     try {
@@ -144,7 +144,7 @@ export function UploadInsurance() {
         },
         confirmKey.current,
       );
-      message.success(`投保成功：${r.people} 人，保费 ¥${r.amount.toFixed(2)}`);
+      message.success(`投保成功：${r.people} 人，保费 ¥${r.amount.toFixed(2)}${r.orders.length > 1 ? `，共 ${r.orders.length} 个订单` : ''}`);
       navigate(`${HISTORY}/${r.batchId}`);
     } catch (e) {
       const err = e instanceof ApiError ? e : undefined;
@@ -237,6 +237,7 @@ export function UploadInsurance() {
       </Card>
       <ConfirmDialog
         {...dialog}
+        orderSize={config?.maxBatchRows}
         onOk={() => void submit()}
         onCancel={() => setDialog((d) => ({ ...d, open: false }))}
       />

@@ -19,7 +19,7 @@ function payStatusTag(value: string) {
 }
 
 /**
- * 订单详情: what is due and a 支付 action for an unpaid order (confirmation with the amount and the
+ * 订单详情: what is due and a 去支付 action for an unpaid order (confirmation with the amount and the
  * balance), then the order's fields from the detail schema. After paying both reload from the gateway.
  */
 export const OrderDetail = observer(function OrderDetail() {
@@ -70,7 +70,7 @@ export const OrderDetail = observer(function OrderDetail() {
             )}
             {order.payStatus === 'unpaid' && (
               <Button type="primary" size="large" onClick={() => setPaying(true)} data-testid="order-pay-button">
-                支付
+                去支付
               </Button>
             )}
           </Space>

@@ -10,12 +10,14 @@ export interface ConfirmDialogProps {
   submitting: boolean;
   /** Rows of the roster that are not valid and will not be insured. */
   leftOut: number;
+  /** Persons per order (the gateway's maxBatchRows): a larger roster becomes consecutive orders. */
+  orderSize?: number;
   error?: string;
   onOk(): void;
   onCancel(): void;
 }
 
-export function ConfirmDialog({ open, quote, loading, submitting, leftOut, error, onOk, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, quote, loading, submitting, leftOut, orderSize, error, onOk, onCancel }: ConfirmDialogProps) {
   const blocked = !quote || !quote.enough || !!quote.startError;
   return (
     <Modal
@@ -41,6 +43,13 @@ export function ConfirmDialog({ open, quote, loading, submitting, leftOut, error
           <Descriptions.Item label="计算方式">
             {quote.people} 人 × {quote.months} 个月 × {formatMoney(quote.unitPrice)}
           </Descriptions.Item>
+          {quote.orders > 1 ? (
+            <Descriptions.Item label="订单">
+              <span data-testid="cost-orders">
+                {orderSize ? `按每单最多 ${orderSize.toLocaleString('en-US')} 人` : ''}分为 {quote.orders} 个订单，一次确认、一并{quote.chargeForm === 'prepaid' ? '扣费' : '计入账单'}
+              </span>
+            </Descriptions.Item>
+          ) : null}
           <Descriptions.Item label="保费合计">
             <Typography.Text strong style={{ fontSize: 16 }} data-testid="cost-total">
               {formatMoney(quote.total)}

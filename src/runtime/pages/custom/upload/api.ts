@@ -29,6 +29,8 @@ export interface UploadView {
 export interface QuoteView {
   planName: string;
   people: number;
+  /** Orders the persons make (5,000 each); total is over all of them. */
+  orders: number;
   months: number;
   unitPrice: number;
   perPerson: number;
@@ -60,6 +62,7 @@ export interface ConfirmResult {
   batchId: number;
   batchNo: string;
   orderNo: string;
+  orders: Array<{ orderNo: string; people: number; amount: number }>;
   people: number;
   amount: number;
   balanceAfter: number | null;

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { signInToFirstBusiness } from './session';
+import { CM } from './routeList';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+let page: Page;
+let auth: Record<string, string>;
+
+interface Order {
+  id: number;
+  orderNo: string;
+  payStatus: string;
+  invoiced: boolean;
+}
+interface Invoice {
+  id: number;
+  invoiceNo: string;
+  status: string;
+}
+
+async function get<T>(path: string): Promise<T> {
+  const r = await fetch(`${baseUrl}${path}`, { headers: auth });
+  return ((await r.json()) as { data: T }).data;
+}
+const orders = (q: string) => get<{ list: Order[] }>(`/api/orders?${q}&current=1&pageSize=100`).then((d) => d.list);
+
+/** Opens a detail page and waits until its record is shown (the conditional actions depend on it). */
+async function openOrder(o: Order) {
+  await page.goto(`${baseUrl}${CM}/order-manage/${o.id}`);
+  await page.getByText(o.orderNo, { exact: true }).first().waitFor({ timeout: 20000 });
+  await page.getByRole('button', { name: '返回列表' }).waitFor();
+}
+const hasButton = (name: string) => page.getByRole('button', { name, exact: true }).count();
+
+describe('detail actions appear only when they can succeed', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    auth = await signInToFirstBusiness(page, baseUrl);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('an unpaid order offers 去支付 and no 申请开票; a paid uninvoiced one offers 申请开票; an invoiced one neither', async () => {
+    const [unpaid] = await orders('payStatus=unpaid');
+    expect(unpaid).toBeTruthy();
+    await openOrder(unpaid);
+    expect(await hasButton('去支付')).toBe(1);
+    expect(await hasButton('申请开票')).toBe(0);
+
+    const paid = await orders('payStatus=paid');
+    const open = paid.find((o) => !o.invoiced);
+    expect(open, 'a paid order without an invoice in the demo data').toBeTruthy();
+    await openOrder(open!);
+    await expect.poll(() => hasButton('申请开票')).toBe(1);
+    expect(await hasButton('去支付')).toBe(0);
+    // The action leads to the invoice form with this order chosen, which the gateway accepts.
+    await page.getByRole('button', { name: '申请开票' }).click();
+    await page.waitForURL(new RegExp(`/invoice-manage/apply/${open!.id}$`));
+
+    const invoiced = paid.find((o) => o.invoiced);
+    expect(invoiced, 'a paid, invoiced order in the demo data').toBeTruthy();
+    await openOrder(invoiced!);
+    expect(await hasButton('申请开票')).toBe(0);
+    expect(await hasButton('去支付')).toBe(0);
+  });
+
+  it('an issued invoice offers 申请退票; one still being applied for does not', async () => {
+    const list = (await get<{ list: Invoice[] }>('/api/invoices?current=1&pageSize=100')).list;
+    const issued = list.find((i) => i.status === 'issued')!;
+    const applying = list.find((i) => i.status === 'applying')!;
+    expect(issued && applying).toBeTruthy();
+    await page.goto(`${baseUrl}${CM}/invoice-manage/detail/${issued.id}`);
+    await page.getByText(issued.invoiceNo).first().waitFor({ timeout: 20000 });
+    await expect.poll(() => hasButton('申请退票')).toBe(1);
+    await page.goto(`${baseUrl}${CM}/invoice-manage/detail/${applying.id}`);
+    await page.getByText(applying.invoiceNo).first().waitFor({ timeout: 20000 });
+    await page.getByText('暂无退票申请').or(page.locator('[data-testid="invoice-orders"]')).first().waitFor();
+    expect(await hasButton('申请退票')).toBe(0);
+  });
+});
