@@ -144,7 +144,8 @@ export function UploadInsurance() {
         },
         confirmKey.current,
       );
-      message.success(`投保成功：${r.people} 人，保费 ¥${r.amount.toFixed(2)}${r.orders.length > 1 ? `，共 ${r.orders.length} 个订单` : ''}`);
+      const orderCount = r.orders.length > 1 ? `，共 ${r.orders.length} 个订单` : '';
+      message.success(`投保成功：${r.people} 人，保费 ¥${r.amount.toFixed(2)}${orderCount}`);
       navigate(`${HISTORY}/${r.batchId}`);
     } catch (e) {
       const err = e instanceof ApiError ? e : undefined;
