@@ -49,6 +49,20 @@ for (const target of targets()) {
       expect(all.body.data.total).toBeGreaterThan(EXACT_COUNT_LIMIT);
       expect(Math.abs(all.body.data.total - N) / N).toBeLessThan(0.1);
       expect(all.body.data.list).toHaveLength(20);
+      // Estimates of filtered lists: the filter's values (a text array, a LIKE pattern with an escaped
+      // wildcard, dates) reach the planner as quoted literals.
+      for (const [q, want] of [
+        ['payStatus=paid', N * 0.9],
+        [`productName=${encodeURIComponent('雇主责任险')}`, N / 2],
+        ['createdAt=2025-01-01,2025-12-31', N],
+      ] as const) {
+        const r = await get(`${q}&pageSize=10`);
+        expect(r.status).toBe(200);
+        expect(r.body.data.estimated).toBe(true);
+        expect(Math.abs(r.body.data.total - want) / want).toBeLessThan(0.15);
+        expect(r.body.data.list).toHaveLength(10);
+      }
+      expect((await get(`productName=${encodeURIComponent("50%'_x")}`)).body.data).toMatchObject({ total: 0, list: [] });
       // Under the cap: exact, in the same statement as the page.
       const unpaid = await get('payStatus=unpaid&orderNo=OD0000000010');
       expect(unpaid.body.data).toMatchObject({ total: 1, current: 1 });

@@ -5,6 +5,21 @@
  */
 import type { Queryable } from '../db.ts';
 
+/**
+ * The planner's row estimate for a list's filter, so a large list's estimated total comes in the same
+ * statement as its page (estimateSql). The caller passes trusted SQL text whose values were quoted
+ * with format('%L'); with stale = true the table's statistics are refreshed first (PGlite has no
+ * autovacuum). Created by migrateEntities.
+ */
+export const ROW_ESTIMATE_DDL = `CREATE OR REPLACE FUNCTION console_row_estimate(query text, tbl regclass, stale boolean) RETURNS bigint
+  LANGUAGE plpgsql VOLATILE AS $$
+  DECLARE plan json;
+  BEGIN
+    IF stale THEN EXECUTE format('ANALYZE %s', tbl); END IF;
+    EXECUTE 'EXPLAIN (FORMAT JSON) ' || query INTO plan;
+    RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8::bigint;
+  END $$`;
+
 /** Up to this many matching rows the total is exact; counting them costs well under a millisecond. */
 export const EXACT_COUNT_LIMIT = 1000;
 
@@ -36,38 +51,38 @@ export function staleStatsSql(table: string): string {
            WHERE c.oid = to_regclass('${table}')`;
 }
 
-/** The planner's row estimate for `SELECT 1 FROM table WHERE where`. */
-async function estimateRows(db: Queryable, table: string, where: string, params: unknown[]): Promise<number> {
-  const [row] = await db.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} WHERE ${where}`, params);
-  const raw = Object.values(row)[0];
-  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: { 'Plan Rows': number } }>;
-  return Number(plan[0]?.Plan?.['Plan Rows']) || 0;
+/**
+ * SQL for the planner's row estimate of `SELECT 1 FROM table WHERE where`, evaluated inside the list's
+ * own statement by console_row_estimate (src/server/migrate.ts): the filter's $n parameters become
+ * %n$L in a format() string, so the values reach EXPLAIN quoted as literals. With stale statistics
+ * (staleStatsSql) the table is analysed first.
+ */
+export function estimateSql(table: string, where: string, paramCount: number): string {
+  const text = `SELECT 1 FROM ${table} WHERE ${where.replace(/%/g, '%%').replace(/\$(\d+)/g, '%$1$$L')}`;
+  const args = Array.from({ length: paramCount }, (_, i) => `, $${i + 1}`).join('');
+  return `console_row_estimate(format('${text.replace(/'/g, "''")}'${args}), '${table}'::regclass, coalesce((${staleStatsSql(table)}), false))`;
+}
+
+/** The total from the capped count and, when the count reached the cap, the estimate. */
+export function totalOf(counted: number, estimate: number | null, cap = EXACT_COUNT_LIMIT): Total {
+  if (counted <= cap) return { total: counted, estimated: false };
+  // More rows than counted: the true total is above that, whatever the statistics say.
+  return { total: Math.max(roundEstimate(Number(estimate ?? 0)), counted), estimated: true };
 }
 
 /**
- * The total given the capped count: exact when the count stopped short of the cap, else the planner's
- * estimate (after refreshing statistics that are stale), never below what was counted. `where` and
- * `params` are the list's own; `table`/`where` are trusted SQL text.
+ * SELECT list items `n` (the capped count) and `estimate` (only computed when n is over the cap) for
+ * a statement that starts `WITH total AS (cappedCountSql(...))` and selects FROM total.
  */
-export async function totalFrom(
-  db: Queryable,
-  q: { table: string; where: string; params: unknown[] },
-  counted: number,
-  stale: boolean,
-  cap = EXACT_COUNT_LIMIT,
-): Promise<Total> {
-  if (counted <= cap) return { total: counted, estimated: false };
-  if (stale) await db.query(`ANALYZE ${q.table}`);
-  const estimate = await estimateRows(db, q.table, q.where, q.params);
-  // More rows than counted: the true total is above that, whatever the statistics say.
-  return { total: Math.max(roundEstimate(estimate), counted), estimated: true };
+export function totalColumns(table: string, where: string, paramCount: number, cap = EXACT_COUNT_LIMIT): string {
+  return `total.count AS n, CASE WHEN total.count > ${cap} THEN ${estimateSql(table, where, paramCount)} END AS estimate`;
 }
 
-/** The total alone (capped count, then the estimate when over the cap), for callers without a page. */
+/** The total alone (capped count, then the estimate when over the cap) in one statement. */
 export async function countRows(db: Queryable, table: string, where: string, params: unknown[], cap = EXACT_COUNT_LIMIT): Promise<Total> {
-  const [row] = await db.query<{ n: number; stale: boolean | null }>(
-    `SELECT (${cappedCountSql(table, where, cap)}) AS n, (${staleStatsSql(table)}) AS stale`,
+  const [row] = await db.query<{ n: number; estimate: number | string | null }>(
+    `WITH total AS (${cappedCountSql(table, where, cap)}) SELECT ${totalColumns(table, where, params.length, cap)} FROM total`,
     params,
   );
-  return totalFrom(db, { table, where, params }, row.n, row.stale === true, cap);
+  return totalOf(row.n, row.estimate === null ? null : Number(row.estimate), cap);
 }

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db, Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
+import { ROW_ESTIMATE_DDL } from './count.ts';
 import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf, type IndexOptions } from './ddl.ts';
 
 /** Tables that are not entities: accounts, businesses, memberships, sessions. */
@@ -183,6 +184,7 @@ export async function ensureTrigram(db: Db): Promise<string | undefined> {
 export async function migrateEntities(db: Db, opts: MigrateOptions): Promise<MigrateReport> {
   const report: MigrateReport = { statements: [], migrationsApplied: [] };
   for (const sql of FIXED_DDL) await db.query(sql);
+  await db.query(ROW_ESTIMATE_DDL);
   const files = [...(opts.migrations ?? []), ...(opts.migrationsDir ? readMigrationFiles(opts.migrationsDir) : [])];
   const done = new Set((await db.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id));
   for (const m of files.sort((a, b) => a.id.localeCompare(b.id))) {

@@ -7,7 +7,7 @@ import type { Queryable } from '../db.ts';
 import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
-import { cappedCountSql, EXACT_COUNT_LIMIT, staleStatsSql, totalFrom } from './count.ts';
+import { cappedCountSql, totalColumns, totalOf } from './count.ts';
 import { columnOf, sortKey, tableOf } from './ddl.ts';
 
 export class QueryError extends Error {
@@ -230,19 +230,17 @@ export async function pageRows(
 
 /**
  * One page of an entity's rows for a business, with the total (exact, or an estimate when large), in
- * one round trip: the capped count, a staleness check of the planner statistics (only read when the
- * count reaches the cap) and the page's rows as JSON in the order of a row number, so json_agg cannot
- * reorder them. Only a total over the cap costs a second statement (the planner's estimate).
+ * one round trip: the capped count, the planner's estimate (only computed when the count reaches the
+ * cap) and the page's rows as JSON in the order of a row number, so json_agg cannot reorder them.
  */
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
   const pl = plan(e, businessId, q, opts);
-  const filterParams = [...pl.params];
+  const filterParamCount = pl.params.length;
   const limit = pl.p(pl.pageSize);
   const offset = pl.p((pl.current - 1) * pl.pageSize);
-  const [row] = await db.query<{ n: number; stale: boolean | null; rows: unknown }>(
+  const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
     `WITH total AS (${cappedCountSql(pl.table, pl.where)})
-     SELECT total.count AS n,
-            CASE WHEN total.count > ${EXACT_COUNT_LIMIT} THEN (${staleStatsSql(pl.table)}) END AS stale,
+     SELECT ${totalColumns(pl.table, pl.where, filterParamCount)},
             (SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json)
                FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
                       WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})) r) AS rows
@@ -254,7 +252,7 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
     delete r.__pos;
     return applyMasks(e, r);
   });
-  const { total, estimated } = await totalFrom(db, { table: pl.table, where: pl.where, params: filterParams }, row.n, row.stale === true);
+  const { total, estimated } = totalOf(row.n, row.estimate === null ? null : Number(row.estimate));
   return { list, total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
 }
 
