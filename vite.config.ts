@@ -2,8 +2,28 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
+
+/**
+ * Fails `vite build` when a schemas/**\/*.json file is invalid (the same check the dev server and the
+ * tests run at start-up): the production bundle then needs no schema validator of its own.
+ */
+function schemaCheck(): Plugin {
+  return {
+    name: 'schema-check',
+    apply: 'build',
+    async buildStart() {
+      // The validator is TypeScript shared with the gateway and the tests: loaded through tsx at build time.
+      const { tsImport } = await import('tsx/esm/api');
+      const loader: typeof import('./src/schema/load-node') = await tsImport('./src/schema/load-node.ts', import.meta.url);
+      const validator: typeof import('./src/schema/validator') = await tsImport('./src/schema/validator.ts', import.meta.url);
+      const { issues } = loader.validateSchemaDir(fileURLToPath(new URL('.', import.meta.url)));
+      if (issues.length > 0) this.error(`Invalid console schemas (${issues.length}):\n${validator.formatIssues(issues)}`);
+    },
+  };
+}
 
 /** Writes .br (quality 11) and .gz (level 9) next to built text files over 1 KiB; the gateway serves them. */
 function precompress(outDir = 'dist'): Plugin {
@@ -32,11 +52,17 @@ export default defineConfig(({ command }) => ({
   // Built assets are referenced relatively; the gateway rewrites index.html for the
   // configured base path (window.__APP_CONFIG__.basePath), so one build serves any base.
   base: command === 'build' ? './' : '/',
-  plugins: [react(), precompress()],
+  plugins: [react(), schemaCheck(), precompress()],
   server: { proxy: { '/api': gateway } },
   build: {
     outDir: 'dist',
     rolldownOptions: {
+      treeshake: {
+        // rc-field-form's entry only sets properties on its own default export (Form.useForm, …). antd's
+        // form context imports FormProvider from it, and Tooltip, Menu and Input import that context, so
+        // without this every page with a tooltip would load the whole form library.
+        moduleSideEffects: [{ test: /[\\/]rc-field-form[\\/]es[\\/]index\.js$/, sideEffects: false }],
+      },
       output: {
         codeSplitting: {
           groups: [

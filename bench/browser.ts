@@ -4,8 +4,8 @@
  * into the editor. Figures: loading the 5,000 parsed rows into the editor (preview response received
  * → rows rendered, in-page timing) against the import target, and the whole path (file chosen →
  * upload → background parse → preview → rendered) as information. Then types 50 characters into a
- * cell and measures each keystroke from the key event to the frame after it (in-page: keydown
- * timeStamp → requestAnimationFrame → next task), at normal speed and under 4x CPU throttling.
+ * cell and measures each keystroke's main-thread time (key event → handled, plus the frame it produces;
+ * see typeAndMeasure), at normal speed and under 4x CPU throttling.
  */
 import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from 'playwright-core';
@@ -38,21 +38,48 @@ async function openRoster(page: Page, origin: string): Promise<string> {
   throw new Error(`roster upload page (plan select + input[type=file]) not found at ${ROSTER_PATHS.join(' or ')}`);
 }
 
-/** Types KEYS characters into `input`, one at a time, and returns each keystroke's latency (ms). */
-async function typeAndMeasure(page: Page, input: ReturnType<Page['locator']>): Promise<number[]> {
+export interface KeyLatency {
+  /** Main-thread time of the keystroke: key event → its handlers done, plus the frame it produces (frame start → frame done). */
+  busy: number;
+  /** Key event → the frame after it is done, including the wait for the display's next frame (vsync). */
+  toFrame: number;
+}
+
+/**
+ * Types KEYS characters into `input`, one at a time, and returns each keystroke's latency (ms). For each key:
+ * `start` = the keydown event's timeStamp, `handled` = when the input event has been handled (a window
+ * listener, which runs after React's root listener and its synchronous render), `frame` = the start time of
+ * the next animation frame (requestAnimationFrame's timestamp), `done` = a task queued from that frame (the
+ * frame's style, layout, paint and commit are done). `toFrame` = done − start. `busy` leaves out the time the
+ * page sat idle between handling the key and the next frame starting, which is the display's frame clock, not
+ * the page's work: at 60 Hz it adds up to 16.7 ms at random (a bare <input> measures p90 ≈ 18 ms to the next
+ * frame on this machine), so a "≤ 16 ms per keystroke" budget can only be checked on the work itself.
+ * When the frame starts before the handling is done (the page is the bottleneck) nothing is left out.
+ */
+async function typeAndMeasure(page: Page, input: ReturnType<Page['locator']>): Promise<KeyLatency[]> {
   await input.click();
   await page.evaluate(() => {
-    const w = window as unknown as { __lat: number[]; __latInstalled?: boolean };
+    type Rec = { start: number; handled?: number };
+    const w = window as unknown as { __lat: Array<{ busy: number; toFrame: number }>; __key?: Rec; __latInstalled?: boolean };
     w.__lat = [];
     if (w.__latInstalled) return;
     w.__latInstalled = true;
+    window.addEventListener('input', () => {
+      if (w.__key && w.__key.handled === undefined) w.__key.handled = performance.now();
+    });
     document.addEventListener(
       'keydown',
       (e) => {
-        const start = e.timeStamp;
-        requestAnimationFrame(() => {
+        const rec: Rec = { start: e.timeStamp };
+        w.__key = rec;
+        requestAnimationFrame((frame) => {
           const ch = new MessageChannel();
-          ch.port1.onmessage = () => w.__lat.push(performance.now() - start);
+          ch.port1.onmessage = () => {
+            const done = performance.now();
+            const handled = rec.handled ?? rec.start;
+            const idle = Math.max(0, frame - handled);
+            w.__lat.push({ busy: done - rec.start - idle, toFrame: done - rec.start });
+          };
           ch.port2.postMessage(0);
         });
       },
@@ -62,10 +89,10 @@ async function typeAndMeasure(page: Page, input: ReturnType<Page['locator']>): P
   for (let i = 0; i < KEYS; i++) {
     await page.keyboard.type(String.fromCharCode(97 + (i % 26)));
     // Wait until this keystroke's frame is measured, then pause like a (fast) typist.
-    await page.waitForFunction((n) => (window as unknown as { __lat: number[] }).__lat.length >= n, i + 1, { timeout: 10_000 });
+    await page.waitForFunction((n) => (window as unknown as { __lat: unknown[] }).__lat.length >= n, i + 1, { timeout: 10_000 });
     await page.waitForTimeout(30);
   }
-  return page.evaluate(() => (window as unknown as { __lat: number[] }).__lat.slice());
+  return page.evaluate(() => (window as unknown as { __lat: KeyLatency[] }).__lat.slice());
 }
 
 export async function runBrowser(report: Report, o: { repoRoot: string }): Promise<void> {
@@ -130,15 +157,17 @@ export async function runBrowser(report: Report, o: { repoRoot: string }): Promi
       try {
         const cell = rows.nth(row).locator('input[data-col=name]');
         await cell.fill('');
-        const lat = summarize(await typeAndMeasure(page, cell));
+        const keys = await typeAndMeasure(page, cell);
+        const lat = summarize(keys.map((k) => k.busy));
+        const toFrame = summarize(keys.map((k) => k.toFrame));
         report.add({
           section: 'browser',
-          figure: `keystroke in a ${ROWS.toLocaleString('en')}-row roster p90${rate > 1 ? ` (${rate}x CPU throttling)` : ''}`,
+          figure: `keystroke in a ${ROWS.toLocaleString('en')}-row roster p90, main-thread time${rate > 1 ? ` (${rate}x CPU throttling)` : ''}`,
           value: lat.p90,
           unit: 'ms',
           target: `≤ ${target} ms`,
           pass: lat.n === KEYS && lat.p90 <= target,
-          note: `p50 ${lat.p50.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms, n=${lat.n}`,
+          note: `p50 ${lat.p50.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms, n=${lat.n}; to the next frame incl. the vsync wait: p50 ${toFrame.p50.toFixed(1)}, p90 ${toFrame.p90.toFixed(1)} ms`,
         });
       } finally {
         await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });

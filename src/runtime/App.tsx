@@ -8,9 +8,7 @@ import { PersistLayout } from './layouts/PersistLayout';
 import { BasicLayout } from './layouts/BasicLayout';
 import { AccessLayout } from './layouts/AccessLayout';
 import { Loading } from './layouts/Loading';
-import { PublicPage } from './pages/PublicPage';
 import { lazyWithRetry as lazy } from './errors';
-import { NotFound } from './nav/NotFound';
 import { OldPathRedirect, SectionRedirect } from './nav/Redirects';
 import { groupRoutes } from './nav/tree';
 import { useDocumentTitle } from './nav/useDocumentTitle';
@@ -21,6 +19,10 @@ const signedInView = () => import('./nav/RouteView');
 const MineLayout = lazy(() => Promise.all([import('./layouts/MineLayout'), signedInView()]).then(([m]) => ({ default: m.MineLayout })));
 const MenuLayout = lazy(() => Promise.all([import('./layouts/MenuLayout'), signedInView()]).then(([m]) => ({ default: m.MenuLayout })));
 const RouteView = lazy(() => signedInView().then((m) => ({ default: m.RouteView })));
+// The public pages (sign-in, set-password, agreement: antd Form and Input) and the 404 page (antd Result)
+// load in their own chunks too, so a signed-in page's first load carries neither.
+const PublicPage = lazy(() => import('./pages/PublicPage').then((m) => ({ default: m.PublicPage })));
+const NotFound = lazy(() => import('./nav/NotFound').then((m) => ({ default: m.NotFound })));
 
 function PublicRoute({ route }: { route: RouteNode }) {
   useDocumentTitle(route.title);
@@ -73,7 +75,7 @@ export function App({ store, basename }: { store: RootStore; basename: string })
               <Route element={<Suspense fallback={<Loading />}><MineLayout /></Suspense>}>{sectionRoutes('mine')}</Route>
               <Route element={<Suspense fallback={<Loading />}><MenuLayout /></Suspense>}>{sectionRoutes('menu')}</Route>
             </Route>
-            <Route path="*" element={<NotFound />} />
+            <Route path="*" element={<Suspense fallback={<Loading />}><NotFound /></Suspense>} />
           </Routes>
         </BrowserRouter>
       </BasicLayout>

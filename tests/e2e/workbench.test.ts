@@ -90,7 +90,7 @@ describe('workbench', () => {
 
   it('each plan’s premium equals the sum of the orders it links to', async () => {
     await page.goto(`${baseUrl}${P.home}`);
-    const plans = page.locator('[data-testid=chart-plans] .ant-list-item');
+    const plans = page.locator('[data-testid=chart-plans] [data-testid=metric-item]');
     await plans.first().waitFor();
     const items = await plans.evaluateAll((els) => els.map((e) => { const a = e.querySelector('a')!; return { href: a.getAttribute('href')!, text: a.textContent ?? '' }; }));
     expect(items.length).toBeGreaterThan(0);

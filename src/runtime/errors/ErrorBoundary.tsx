@@ -1,8 +1,9 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { getAppConfig } from '../../config';
 import { reportError } from '../../monitoring/sentry';
 import { ChunkLoadError, isChunkLoadError } from './lazyWithRetry';
+import { ErrorResult } from './ErrorResult';
 
 /** The default landing page (spec §9), relative to the base path. */
 export const HOME_PATH = '/mine/home';
@@ -77,7 +78,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
     if (!error) return this.props.children;
     if (isChunkLoadError(error)) {
       return (
-        <Result
+        <ErrorResult
           status="warning"
           title="页面资源加载失败"
           subTitle="网络不稳定或系统已更新，请重新加载后再试。"
@@ -90,7 +91,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, State> {
       );
     }
     return (
-      <Result
+      <ErrorResult
         status="error"
         title="页面出错了"
         subTitle="抱歉，页面发生了意外错误，您可以重试或返回首页。"

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { Result } from 'antd';
 import { observer } from 'mobx-react-lite';
 import type { RouteNode } from '../../schema/types';
 import { routesFile } from '../../schema/registry';
@@ -8,6 +7,7 @@ import { useStores } from '../context';
 import { denialForTrail, type AccessContext } from '../access';
 import { trailFor } from '../nav/tree';
 import { servicePackLabel } from '../../shared/labels';
+import { DeniedView } from '../nav/DeniedView';
 
 /** Where a signed-out visitor (or one without a chosen business) is sent: sign-in, keeping the target. */
 export function signInUrl(target: string, step?: 'business'): string {
@@ -45,9 +45,7 @@ export const RouteGuard = observer(function RouteGuard({ route, children }: { ro
   const denial = denialForTrail(trailFor(routesFile.routes, route.path), ctx);
   if (!denial) return <>{children}</>;
   return (
-    <Result
-      status="403"
-      title="暂无权限"
+    <DeniedView
       subTitle={
         denial.reason === 'servicePack'
           ? `当前企业未开通「${servicePackLabel(denial.servicePackName)}」服务包，开通后即可使用${route.title}。`

@@ -1,9 +1,9 @@
 import { Navigate, useLocation, useParams } from 'react-router-dom';
-import { Result } from 'antd';
 import { observer } from 'mobx-react-lite';
 import type { RouteNode } from '../../schema/types';
 import { useAccessContext } from '../layouts/AccessLayout';
 import { firstAccessibleChild, redirectTarget } from './tree';
+import { DeniedView } from './DeniedView';
 
 /** An old path of the previous console: goes to its new path, params and query string kept. */
 export function OldPathRedirect({ to }: { to: string }) {
@@ -17,6 +17,6 @@ export const SectionRedirect = observer(function SectionRedirect({ node }: { nod
   const ctx = useAccessContext();
   const { search } = useLocation();
   const first = firstAccessibleChild(node, ctx);
-  if (!first) return <Result status="403" title="暂无权限" subTitle={`当前企业下没有可访问的${node.title}页面。`} />;
+  if (!first) return <DeniedView subTitle={`当前企业下没有可访问的${node.title}页面。`} />;
   return <Navigate to={first.path + search} replace />;
 });

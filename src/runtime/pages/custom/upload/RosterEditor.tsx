@@ -1,7 +1,10 @@
 /**
  * The roster editor: every row of a roster (up to the upload limit) in a virtualized grid
  * (@tanstack/react-virtual), so only the rows in view are in the DOM. Each row is its own component
- * subscribed to its snapshot in the RosterStore: a keystroke re-renders one row.
+ * subscribed to its checks in the RosterStore, and its inputs are uncontrolled (the store gets every
+ * keystroke, the input keeps its text): a keystroke re-renders nothing unless it changes the row's checks,
+ * and then that row only. Rows and the scroll box are CSS-contained, so a keystroke's style, layout and
+ * paint work stays inside its row.
  */
 import { memo, useMemo, useRef, useSyncExternalStore, type CSSProperties } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -13,8 +16,11 @@ const ROW_HEIGHT = 44;
 // Flexible tracks with minimums that fit 1024 px windows; narrower ones scroll inside the table, never the page.
 const WIDTHS: Record<string, string> = { name: 'minmax(96px, 1fr)', idCard: 'minmax(184px, 1.5fr)', phone: 'minmax(128px, 1.1fr)', jobType: 'minmax(96px, 1fr)' };
 
-function gridColumns(store: RosterStore): string {
-  return ['56px', ...store.columns.map((c) => WIDTHS[c.key] ?? 'minmax(110px, 1fr)'), 'minmax(150px, 1.6fr)', '52px'].join(' ');
+function gridColumns(store: RosterStore): { template: string; minWidth: number } {
+  const tracks = ['56px', ...store.columns.map((c) => WIDTHS[c.key] ?? 'minmax(110px, 1fr)'), 'minmax(150px, 1.6fr)', '52px'];
+  // Rows are size- and paint-contained, so they do not grow with their content: they get the tracks' minimum width.
+  const minWidth = tracks.reduce((sum, t) => sum + Number(/(\d+)px/.exec(t)![1]), 0);
+  return { template: tracks.join(' '), minWidth };
 }
 
 const cellStyle: CSSProperties = { padding: '0 6px', display: 'flex', alignItems: 'center', minWidth: 0 };
@@ -33,17 +39,18 @@ const inputStyle: CSSProperties = {
 const inputErrorStyle: CSSProperties = { ...inputStyle, borderColor: '#ff4d4f', outlineColor: '#ff4d4f' };
 
 /**
- * One cell: a plain <input> (antd's Input costs several times more per render) that re-renders only
- * when its own value or error changes.
+ * One cell: a plain, uncontrolled <input> (antd's Input costs several times more per render) that starts
+ * with the store's value and re-renders only when its own error changes. Rows are keyed by their id and
+ * only ever edited here, so the input's text and the store's value never disagree.
  */
-const Cell = memo(function Cell(p: { store: RosterStore; id: number; col: string; label: string; value: string; error?: string; flagged: boolean }) {
+const Cell = memo(function Cell(p: { store: RosterStore; id: number; col: string; label: string; error?: string; flagged: boolean }) {
   return (
     <div role="cell" style={cellStyle}>
       <input
         aria-label={p.label}
         aria-invalid={p.flagged || undefined}
         data-col={p.col}
-        value={p.value}
+        defaultValue={p.store.getRow(p.id)?.values[p.col] ?? ''}
         title={p.error}
         style={p.flagged ? inputErrorStyle : inputStyle}
         onChange={(e) => p.store.setCell(p.id, p.col, e.target.value)}
@@ -60,10 +67,10 @@ const RemoveButton = memo(function RemoveButton({ store, id, label }: { store: R
   );
 });
 
-const RowView = memo(function RowView({ store, id, start, columns }: { store: RosterStore; id: number; start: number; columns: string }) {
+const RowView = memo(function RowView({ store, id, start, columns, minWidth }: { store: RosterStore; id: number; start: number; columns: string; minWidth: number }) {
   const r = useSyncExternalStore(
     (fn) => store.subscribeRow(id, fn),
-    () => store.getRow(id),
+    () => store.getChecks(id),
   );
   if (!r) return null;
   const label = store.label(id);
@@ -82,6 +89,8 @@ const RowView = memo(function RowView({ store, id, start, columns }: { store: Ro
         transform: `translateY(${start}px)`,
         display: 'grid',
         gridTemplateColumns: columns,
+        minWidth,
+        contain: 'strict',
         borderBottom: '1px solid #f0f0f0',
         background: r.status === 'error' ? '#fff2f0' : r.status === 'duplicate' ? '#fffbe6' : undefined,
       }}
@@ -96,7 +105,6 @@ const RowView = memo(function RowView({ store, id, start, columns }: { store: Ro
           id={id}
           col={c.key}
           label={`${label}${c.title}`}
-          value={r.values[c.key]}
           error={r.errors[c.key]}
           flagged={!!r.errors[c.key] || (c.key === 'idCard' && !!(r.dup || r.insured))}
         />
@@ -119,12 +127,12 @@ export function RosterEditor({ store, filter, height = 440 }: { store: RosterSto
   // Re-filtered when rows are added, removed or loaded, or the tab changes — not on every keystroke.
   const ids = useMemo(() => store.ids(filter), [store, filter, version]);
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
-  const columns = useMemo(() => gridColumns(store), [store]);
+  const virtualizer = useVirtualizer({ count: ids.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 4 });
+  const { template: columns, minWidth } = useMemo(() => gridColumns(store), [store]);
 
   return (
     <div role="table" aria-label="投保名单" aria-rowcount={ids.length} style={{ border: '1px solid #f0f0f0', borderRadius: 6, overflowX: 'auto' }}>
-      <div role="row" style={{ display: 'grid', gridTemplateColumns: columns, background: '#fafafa', height: 40, fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
+      <div role="row" style={{ display: 'grid', gridTemplateColumns: columns, minWidth, background: '#fafafa', height: 40, fontWeight: 500, borderBottom: '1px solid #f0f0f0' }}>
         <div role="columnheader" style={cellStyle}>行号</div>
         {store.columns.map((c) => (
           <div role="columnheader" key={c.key} style={cellStyle}>
@@ -135,13 +143,13 @@ export function RosterEditor({ store, filter, height = 440 }: { store: RosterSto
         <div role="columnheader" style={cellStyle}>问题说明</div>
         <div role="columnheader" style={cellStyle}>操作</div>
       </div>
-      <div ref={parent} data-testid="roster-scroll" style={{ height: ids.length ? Math.min(height, ids.length * ROW_HEIGHT + 2) : 120, overflow: 'auto', position: 'relative' }}>
+      <div ref={parent} data-testid="roster-scroll" style={{ height: ids.length ? Math.min(height, ids.length * ROW_HEIGHT + 2) : 120, overflow: 'auto', position: 'relative', contain: 'strict' }}>
         {ids.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filter ? '没有符合条件的行' : '名单为空：上传文件或点击“添加一行”录入'} />
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((v) => (
-              <RowView key={ids[v.index]} store={store} id={ids[v.index]} start={v.start} columns={columns} />
+              <RowView key={ids[v.index]} store={store} id={ids[v.index]} start={v.start} columns={columns} minWidth={minWidth} />
             ))}
           </div>
         )}

@@ -1,8 +1,10 @@
 /**
  * State of the roster editor, kept outside React: each row is an immutable snapshot replaced on
- * change, with its own listeners, so typing into one cell re-renders that row only (not the 5,000
- * others). The list subscribes to structure changes (rows added, removed, loaded) and the summary
- * to counts, which are batched to one notification per animation frame.
+ * change. Its checks (errors, duplicate, status) are a separate snapshot with its own listeners, told
+ * only when a check changes: the editor's inputs are uncontrolled, so a keystroke that changes no check
+ * re-renders nothing, and one that does re-renders that row only (not the 5,000 others). The list
+ * subscribes to structure changes (rows added, removed, loaded) and the summary to counts, recounted
+ * (at most once per animation frame) only when a row's status changed.
  *
  * Rows are checked with the entity rules (checkField, the same function the gateway runs) and for
  * duplicate ID cards among the rows; an "already insured" mark from the gateway stays until the ID
@@ -32,6 +34,16 @@ export interface EditorRow {
   status: RowStatus;
 }
 
+/** What the editor shows of a row besides its values (the inputs hold those). */
+export type RowChecks = Pick<EditorRow, 'id' | 'row' | 'errors' | 'dup' | 'insured' | 'status'>;
+
+const sameErrors = (a: Record<string, string>, b: Record<string, string>) => {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+};
+const sameChecks = (a: RowChecks, b: RowChecks) => a.status === b.status && a.dup === b.dup && a.insured === b.insured && a.row === b.row && sameErrors(a.errors, b.errors);
+const checksOf = (r: EditorRow): RowChecks => ({ id: r.id, row: r.row, errors: r.errors, dup: r.dup, insured: r.insured, status: r.status });
+
 export interface LoadRow {
   row: number | null;
   values: Record<string, string>;
@@ -53,6 +65,7 @@ const keyOf = (v: string | undefined) => (v ?? '').trim().toUpperCase();
 export class RosterStore {
   readonly columns: RosterColumn[];
   private rows = new Map<number, EditorRow>();
+  private checks = new Map<number, RowChecks>();
   private order: number[] = [];
   private nextId = 1;
   private rowListeners = new Map<number, Set<Listener>>();
@@ -84,6 +97,8 @@ export class RosterStore {
     return () => this.countListeners.delete(fn);
   };
   getRow = (id: number): EditorRow | undefined => this.rows.get(id);
+  /** The row's checks; a new snapshot only when one of them changed (what subscribeRow reports). */
+  getChecks = (id: number): RowChecks | undefined => this.checks.get(id);
   getStructureVersion = () => this.structureVersion;
   getCounts = () => this.countsSnapshot;
 
@@ -114,6 +129,7 @@ export class RosterStore {
   /** Replaces every row (an upload's preview, or empty). */
   load(rows: LoadRow[]): void {
     this.rows.clear();
+    this.checks.clear();
     this.order = [];
     this.groups.clear();
     for (const r of rows) {
@@ -125,7 +141,7 @@ export class RosterStore {
       this.order.push(id);
       this.group(keyOf(values.idCard)).push(id);
     }
-    for (const id of this.order) this.rows.set(id, this.withStatus(this.rows.get(id)!));
+    for (const id of this.order) this.put(this.withStatus(this.rows.get(id)!));
     this.structureChanged();
   }
 
@@ -135,7 +151,7 @@ export class RosterStore {
     this.rows.set(id, { id, row: null, values, errors: this.check(values), status: 'valid' });
     this.order.push(id);
     this.group('').push(id);
-    this.rows.set(id, this.withStatus(this.rows.get(id)!));
+    this.put(this.withStatus(this.rows.get(id)!));
     this.structureChanged();
     return id;
   }
@@ -145,6 +161,7 @@ export class RosterStore {
     if (!r) return;
     const key = keyOf(r.values.idCard);
     this.rows.delete(id);
+    this.checks.delete(id);
     this.order = this.order.filter((x) => x !== id);
     this.ungroup(key, id);
     this.refreshGroup(key);
@@ -157,26 +174,16 @@ export class RosterStore {
     if (!r || r.values[key] === value) return;
     const values = { ...r.values, [key]: value };
     const errors = this.check(values);
-    let insured = r.insured;
-    if (key === 'idCard') {
-      const before = keyOf(r.values.idCard);
-      const after = keyOf(value);
-      if (before !== after) {
-        insured = undefined;
-        this.ungroup(before, id);
-        this.group(after).push(id);
-        this.rows.set(id, { ...r, values, errors, insured });
-        this.refreshGroup(before);
-        this.refreshGroup(after);
-        // This row's snapshot was replaced above without telling its listeners.
-        this.rows.set(id, this.withStatus(this.rows.get(id)!));
-        this.rowListeners.get(id)?.forEach((fn) => fn());
-        this.countsChanged();
-        return;
-      }
-    }
-    this.replace({ ...r, values, errors, insured });
-    this.countsChanged();
+    const before = keyOf(r.values.idCard);
+    const after = key === 'idCard' ? keyOf(value) : before;
+    if (before === after) return this.replace({ ...r, values, errors });
+    // A new ID card: the gateway's "already insured" no longer applies, and both groups' marks may move.
+    this.ungroup(before, id);
+    this.group(after).push(id);
+    this.rows.set(id, { ...r, values, errors, insured: undefined });
+    this.refreshGroup(before);
+    this.refreshGroup(after);
+    this.replace(this.rows.get(id)!); // when its group was not refreshed (an emptied ID card)
   }
 
   /** Errors reported by the gateway for rows (e.g. on confirm), by editor id. */
@@ -185,7 +192,6 @@ export class RosterStore {
       const r = this.rows.get(id);
       if (r) this.replace({ ...r, errors: { ...r.errors, ...errs } });
     }
-    this.countsChanged();
   }
 
   // ---------------------------------------------------------------- internals
@@ -215,7 +221,7 @@ export class RosterStore {
 
   /** Duplicate marks of a group: every row after the first (in roster order) duplicates it. */
   private refreshGroup(key: string): void {
-    const g = this.groups.get(key);
+    const g = key ? this.groups.get(key) : undefined; // rows without an ID card duplicate nobody
     if (!g) return;
     if (g.length > 1) g.sort((a, b) => this.order.indexOf(a) - this.order.indexOf(b));
     for (const id of g) {
@@ -233,12 +239,21 @@ export class RosterStore {
     return { ...r, dup, status };
   }
 
+  /** Stores a row; its checks snapshot is replaced (and its listeners told) only when a check changed. */
   private replace(r: EditorRow): void {
     const next = this.withStatus(r);
-    const prev = this.rows.get(r.id);
-    if (prev && prev.status === next.status && prev.dup === next.dup && prev.values === next.values && prev.errors === next.errors && prev.insured === next.insured) return;
     this.rows.set(r.id, next);
+    const prev = this.checks.get(r.id);
+    if (prev && sameChecks(prev, next)) return;
+    this.checks.set(r.id, checksOf(next));
+    if (prev?.status !== next.status) this.countsChanged();
     this.rowListeners.get(r.id)?.forEach((fn) => fn());
+  }
+
+  /** Stores a row and its checks without telling anyone (loading; the structure change follows). */
+  private put(r: EditorRow): void {
+    this.rows.set(r.id, r);
+    this.checks.set(r.id, checksOf(r));
   }
 
   private computeCounts(): Counts {

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Card, Col, Empty, List, Row } from 'antd';
+import { Card, Col, Empty, Row } from 'antd';
 import { formatValue } from '../../../format';
 import { EChart } from './EChart';
 import { listLink } from './links';
+import { MetricList } from './MetricList';
 
 export interface TrendPoint {
   month: string;
@@ -21,6 +22,9 @@ export interface PlanSlice {
 
 /** Colours of the plans, shared by the pie and its list (the list is the pie's legend). */
 const PALETTE = ['#1677ff', '#52c41a', '#fa8c16', '#722ed1', '#13c2c2', '#eb2f96', '#faad14', '#2f54eb'];
+
+const loadTrend = () => import('./echartsTrend');
+const loadPie = () => import('./echartsPie');
 
 const monthLabel = (m: string) => `${m.slice(2, 4)}年${Number(m.slice(5))}月`;
 
@@ -48,6 +52,7 @@ export function TrendChart({ trend }: { trend: TrendPoint[] }) {
   return (
     <Card title="近 12 个月参保人数与保费" extra={<span>合计 {formatValue(total, 'money')}</span>} data-testid="chart-trend">
       <EChart
+        load={loadTrend}
         option={option}
         label={`近 12 个月保费与参保人数：${trend.map((t) => `${monthLabel(t.month)} ${formatValue(t.premium, 'money')}、${t.people} 人`).join('；')}`}
         onItemClick={(i) => navigate(listLink('order', trend[i].query))}
@@ -84,21 +89,18 @@ export function PlanChart({ plans }: { plans: PlanSlice[] }) {
       ) : (
         <Row gutter={16}>
           <Col xs={24} xl={12}>
-            <EChart option={option} height={260} label={`按方案的保费分布：${plans.map((p) => `${p.plan} ${formatValue(p.premium, 'money')}`).join('；')}`} onItemClick={(i) => navigate(listLink('order', plans[i].query))} />
+            <EChart load={loadPie} option={option} height={260} label={`按方案的保费分布：${plans.map((p) => `${p.plan} ${formatValue(p.premium, 'money')}`).join('；')}`} onItemClick={(i) => navigate(listLink('order', plans[i].query))} />
           </Col>
           <Col xs={24} xl={12}>
-            <List
-              size="small"
-              dataSource={plans}
-              renderItem={(p, i) => (
-                <List.Item extra={<Link to={listLink('order', p.query)}>{formatValue(p.premium, 'money')}</Link>}>
-                  <List.Item.Meta
-                    avatar={<span aria-hidden style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, marginTop: 6, background: PALETTE[i % PALETTE.length] }} />}
-                    title={p.plan}
-                    description={`${formatValue(p.people, 'digit')} 人次`}
-                  />
-                </List.Item>
-              )}
+            <MetricList
+              testId="plan-list"
+              items={plans.map((p, i) => ({
+                key: p.plan,
+                avatar: <span aria-hidden style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, background: PALETTE[i % PALETTE.length] }} />,
+                title: p.plan,
+                description: `${formatValue(p.people, 'digit')} 人次`,
+                extra: <Link to={listLink('order', p.query)}>{formatValue(p.premium, 'money')}</Link>,
+              }))}
             />
           </Col>
         </Row>

@@ -1,12 +1,26 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Skeleton } from 'antd';
 import type { EChartsCoreOption } from 'echarts/core';
+import type { Echarts } from './echarts';
 
 /**
- * One echarts chart: echarts is imported on first use (its own chunk), the chart follows the option,
- * resizes with its box and reports clicks on data items (index in the series data).
+ * One echarts chart: `load` imports echarts with the parts this chart kind uses on first use (their own
+ * chunks), the chart follows the option, resizes with its box and reports clicks on data items (index in
+ * the series data).
  */
-export function EChart({ option, label, height = 300, onItemClick }: { option: EChartsCoreOption; label: string; height?: number; onItemClick?: (dataIndex: number, seriesIndex: number) => void }) {
+export function EChart({
+  load,
+  option,
+  label,
+  height = 300,
+  onItemClick,
+}: {
+  load: () => Promise<{ echarts: Echarts }>;
+  option: EChartsCoreOption;
+  label: string;
+  height?: number;
+  onItemClick?: (dataIndex: number, seriesIndex: number) => void;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<import('echarts/core').ECharts>();
   const click = useRef(onItemClick);
@@ -16,7 +30,7 @@ export function EChart({ option, label, height = 300, onItemClick }: { option: E
   useEffect(() => {
     let disposed = false;
     let observer: ResizeObserver | undefined;
-    import('./echarts')
+    load()
       .then(({ echarts }) => {
         if (disposed || !box.current) return;
         chart.current = echarts.init(box.current, undefined, { renderer: 'canvas' });
