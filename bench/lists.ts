@@ -1,7 +1,8 @@
 /**
  * List benchmark: GET /api/orders at each size, on each driver — page 1, a filter on each searchable
  * column, a sort on each sortable column (both orders) and page 1000 — with 10 concurrent
- * keep-alive connections, ~200 requests per case and a duration cap per case.
+ * keep-alive connections, ~200 requests per case (after 30 unrecorded warm-up requests) and a duration
+ * cap per case.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -120,6 +121,7 @@ export async function runLists(
     const load = await runLoad({
       concurrency: opts.concurrency,
       count: opts.requests,
+      warmup: 3 * opts.concurrency,
       durationMs: opts.durationMs,
       requestTimeoutMs: Math.max(2 * opts.durationMs, 10_000),
       next: () => ({ url, headers }),

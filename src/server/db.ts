@@ -1,9 +1,24 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+export interface QueryOptions {
+  /**
+   * A hot statement with fixed text and selective lookups (session, rate limit): PostgreSQL keeps it
+   * prepared per connection, so each run skips parsing and, once its generic plan is chosen, planning.
+   * PGlite ignores it.
+   */
+  prepare?: boolean;
+}
+
 /** Row-returning query interface shared by both drivers (Postgres dialect, $1 params). */
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
+}
+
+/** The prepared-statement name of a statement text (the same on every connection). */
+function statementName(sql: string): string {
+  return `s_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
 }
 
 export interface Db extends Queryable {
@@ -81,8 +96,8 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
   probe.release();
   const db: Db = {
     driver: 'postgres',
-    async query<T>(sql: string, params: unknown[] = []) {
-      const res = await pool.query(sql, params);
+    async query<T>(sql: string, params: unknown[] = [], opts?: QueryOptions) {
+      const res = await pool.query(opts?.prepare ? { name: statementName(sql), text: sql, values: params } : { text: sql, values: params });
       return res.rows as T[];
     },
     async tx<T>(fn: (db: Db) => Promise<T>) {
@@ -90,8 +105,8 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
       try {
         await client.query('BEGIN');
         const result = await fn(
-          txView('postgres', async <R,>(sql: string, params: unknown[] = []) => {
-            const res = await client.query(sql, params);
+          txView('postgres', async <R,>(sql: string, params: unknown[] = [], opts?: QueryOptions) => {
+            const res = await client.query(opts?.prepare ? { name: statementName(sql), text: sql, values: params } : { text: sql, values: params });
             return res.rows as R[];
           }),
         );

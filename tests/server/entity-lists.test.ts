@@ -120,6 +120,19 @@ for (const target of targets()) {
       const under = await get(`productName=${encodeURIComponent('险_基')}&pageSize=1`);
       expect(under.body.data.list[0].productName).toBe('团体意外险_基础版');
       expect((await get('productName=%25', 'B2')).body.data.total).toBe(0);
+      // Latin letters match whatever their case; Chinese terms go through LIKE with the same result.
+      await db.query(
+        `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status)
+         VALUES ('B2', 'ODCASE0001', 'Rider Plus 骑手险', 1, 100, 'paid', 'completed')`,
+      );
+      try {
+        for (const term of ['rider PLUS', 'Rider', '骑手', 'plus 骑']) {
+          const r = (await get(`productName=${encodeURIComponent(term)}`, 'B2')).body.data;
+          expect(r.list.map((o: { orderNo: string }) => o.orderNo), term).toEqual(['ODCASE0001']);
+        }
+      } finally {
+        await db.query(`DELETE FROM orders WHERE order_no = 'ODCASE0001'`);
+      }
     });
 
     it('pageRows walks every row of a filter in big pages (exports)', async () => {

@@ -52,6 +52,7 @@ async function authenticate(db: Queryable, req: FastifyRequest): Promise<User> {
   const rows = await db.query<User>(
     `SELECT u.id, u.phone, t.family FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE ${LIVE_ACCESS_TOKEN}`,
     [sha256(bearerToken(req))],
+    { prepare: true },
   );
   if (!rows[0]) throw unauthorized('登录已过期，请重新登录');
   return rows[0];
@@ -75,6 +76,7 @@ async function authenticateInBusiness(db: Queryable, req: FastifyRequest): Promi
        LEFT JOIN businesses b ON b.id = ub.business_id
       WHERE ${LIVE_ACCESS_TOKEN}`,
     [sha256(token), businessId],
+    { prepare: true },
   );
   const row = rows[0];
   if (!row) throw unauthorized('登录已过期，请重新登录');

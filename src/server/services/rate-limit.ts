@@ -12,6 +12,7 @@ export async function hit(db: Queryable, key: string, windowMs: number): Promise
      ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
      RETURNING count`,
     [key, new Date(start).toISOString()],
+    { prepare: true },
   );
   return { count: Number(rows[0].count), resetMs: start + windowMs - now };
 }
