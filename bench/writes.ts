@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { Report } from './lib/report.ts';
 import { summarize } from './lib/stats.ts';
+import { idCardCheckChar } from '../src/shared/checks.ts';
 import { BUSINESS, OTHER_BUSINESS, describeTarget, type Gateway } from './lib/gateway.ts';
 import { earliestCoverStart } from '../src/server/domain/cover.ts';
 
@@ -18,13 +19,10 @@ const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗�
 const GIVEN = '伟芳娜敏静丽强磊军洋勇艳杰娟涛明超霞平刚华'.split('');
 const JOBS = ['快递员', '仓库分拣员', '外卖骑手', '保洁员', '装卸工'];
 
-/** A valid 18-digit mainland ID number (ISO 7064 MOD 11-2 check digit), as in tests/server/helpers.ts. */
+/** A valid 18-digit mainland ID number, with the product's own check character. */
 export function makeIdCard(region: string, birth: string, seq: number): string {
   const first17 = `${region}${birth}${String(seq).padStart(3, '0')}`;
-  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * w[i];
-  return first17 + '10X98765432'[sum % 11];
+  return first17 + idCardCheckChar(first17);
 }
 
 /** `count` people whose ID cards are unique for each distinct `unique` index (region 320506). */

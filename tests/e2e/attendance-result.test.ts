@@ -3,20 +3,13 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { earliestCoverStart } from '../../src/server/domain/cover';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { signInToFirstBusiness } from './session';
+import { idCard } from '../id-card';
 
 const baseUrl = inject('baseUrl');
 const PAGE = '/main/online-insurance/attendance-insurance/insure-person-manage';
 let browser: Browser;
 let page: Page;
 let auth: Record<string, string>;
-
-/** A valid 18-digit mainland ID (ISO 7064 MOD 11-2 check digit). */
-function idCard(birth: string, seq: number): string {
-  const body = `310104${birth}${String(seq).padStart(3, '0')}`;
-  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = [...body].reduce((s, d, i) => s + Number(d) * w[i], 0);
-  return body + '10X98765432'[sum % 11];
-}
 
 async function get<T>(path: string): Promise<T> {
   const r = await fetch(`${baseUrl}${path}`, { headers: auth });

@@ -5,16 +5,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { P, signInToFirstBusiness } from './session';
+import { idCard } from '../id-card';
 
 const baseUrl = inject('baseUrl');
 
-/** A valid 18-digit mainland ID (ISO 7064 MOD 11-2 check digit). */
-function idCard(birth: string, seq: number): string {
-  const body = `310104${birth}${String(seq).padStart(3, '0')}`;
-  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = [...body].reduce((s, d, i) => s + Number(d) * w[i], 0);
-  return body + '10X98765432'[sum % 11];
-}
 const broken = (id: string) => `${id.slice(0, 17)}${id.endsWith('1') ? '2' : '1'}`;
 
 let browser: Browser;
