@@ -156,7 +156,7 @@ export interface InsureBatchListQuery {
   pageSize?: number;
   sortField?: "id" | "createdAt";
   sortOrder?: 'ascend' | 'descend';
-  /** 批次号（包含） */
+  /** 批次号（精确） */
   batchNo?: string;
   /** 投保方式（精确） */
   source?: string;
@@ -262,7 +262,7 @@ export interface InsureRecordListQuery {
   pageSize?: number;
   sortField?: "id" | "premium" | "effectiveDate" | "expiryDate" | "createdAt";
   sortOrder?: 'ascend' | 'descend';
-  /** 批次号（包含） */
+  /** 批次号（精确） */
   batchNo?: string;
   /** 被保人（包含） */
   personName?: string;

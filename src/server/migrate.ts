@@ -1,7 +1,8 @@
 import type { Db } from './db.ts';
-import { DOMAIN_COLUMNS } from './domain/ddl.ts';
+import { DOMAIN_COLUMNS, MONEY_DDL } from './domain/ddl.ts';
+import { UPLOAD_DDL } from './files/ddl.ts';
 import { loadEntities } from './entity/load.ts';
-import { FIXED_DDL, migrateEntities, type MigrateReport } from './entity/migrate.ts';
+import { FIXED_DDL, indexNamesIn, migrateEntities, type MigrateReport } from './entity/migrate.ts';
 import { REPO_ROOT, repoEntities } from './entity/repo.ts';
 import { CLAIM_ATTACHMENT_DDL } from './domain/attachments.ts';
 
@@ -58,7 +59,13 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<Migrat
   }
   const root = opts.schemaRoot ?? REPO_ROOT;
   const { registry, migrationsDir } = root === REPO_ROOT ? repoEntities() : loadEntities(root);
-  const report = await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, codeColumns: DOMAIN_COLUMNS });
+  const report = await migrateEntities(db, {
+    entities: Object.values(registry.entities),
+    migrationsDir,
+    codeColumns: DOMAIN_COLUMNS,
+    // Indexes the money rules, uploads and attachments create on entity tables are theirs, not stale.
+    codeIndexes: indexNamesIn([...MIGRATIONS, ...MONEY_DDL, ...UPLOAD_DDL, ...CLAIM_ATTACHMENT_DDL]),
+  });
   // Claim attachments reference claims (an entity table), so they follow the entity migration.
   for (const sql of CLAIM_ATTACHMENT_DDL) await db.query(sql);
   return report;

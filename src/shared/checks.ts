@@ -17,13 +17,19 @@ export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2100;
 
 export function isValidDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  if (s.length !== 10 || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
   // Bounded so dates like 0000-01-01 or 9999-12-31 never reach the database (or date arithmetic).
   const year = Number(s.slice(0, 4));
   if (year < MIN_YEAR || year > MAX_YEAR) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  const month = Number(s.slice(5, 7));
+  const day = Number(s.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
 }
+
+/** Days of each month in a common year (checked per call, without building a Date). */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** 18-character mainland resident ID: region, valid birth date, sequence, ISO 7064 check. */
 export function isValidIdCard(value: unknown): boolean {

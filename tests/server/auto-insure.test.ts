@@ -210,3 +210,27 @@ describe('attendance insurance insures only persons in 自动投保中', () => {
     expect(await count('SELECT count(*) FROM insure_batches WHERE business_id = $1', [BIZ_ADMIN])).toBe(batches);
   });
 });
+
+describe('a roster sets the automatic-insurance status of the persons it registers', () => {
+  it('a new person gets the status their information implies; an existing one is re-checked, a stopped one stays stopped', async () => {
+    const plans = await c.call('GET', '/api/plans?unit=month');
+    const planName = plans.body.data[0].value;
+    const incomplete = await firstIn('0');
+    const stopped = await firstIn('2');
+    const complete = { name: '孙完整', idCard: makeIdCard('440305', '19940404', 914), phone: '13600000002', jobType: '快递员' };
+    const noJob = { name: '周缺工种', idCard: makeIdCard('440305', '19950505', 915), phone: '13600000003', jobType: '' };
+    const rows = [
+      complete,
+      noJob,
+      { name: incomplete.name, idCard: incomplete.id_card, phone: incomplete.phone || '13600000004', jobType: incomplete.job_type || '装卸工' },
+      { name: stopped.name, idCard: stopped.id_card, phone: stopped.phone, jobType: stopped.job_type },
+    ];
+    const r = await c.call('POST', '/api/insure/roster', { body: { planName, startDate: '2030-01-01', rows } });
+    expect(r.status).toBe(200);
+    const statusOf = async (card: string) => (await persons(BIZ_ADMIN, 'id_card = $2', [card]))[0].auto_status;
+    expect(await statusOf(complete.idCard)).toBe('1');
+    expect(await statusOf(noJob.idCard)).toBe('0');
+    expect((await person(incomplete.id)).auto_status).toBe('1');
+    expect((await person(stopped.id)).auto_status).toBe('2');
+  });
+});

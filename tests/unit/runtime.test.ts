@@ -8,6 +8,7 @@ import { findRoute, flattenRoutes } from '../../src/schema/routes';
 import { SERVICE_PACK_LABELS, servicePackLabel } from '../../src/shared/labels';
 import { Channel, channelLabel } from '../../src/shared/enums';
 import { csvToRows, isValidIdCard, parseCsv } from '../../src/runtime/validators';
+import { isValidDate } from '../../src/shared/checks';
 import { toFormilyPath, toFormilySchema } from '../../src/runtime/formSchema';
 import { toCsv, toQuery } from '../../src/runtime/tableColumns';
 import { formatMoney, formatValue } from '../../src/runtime/format';
@@ -141,6 +142,12 @@ describe('input checks', () => {
     expect(isValidIdCard('110105194912310021')).toBe(false); // wrong check digit
     expect(isValidIdCard('11010519491331002X')).toBe(false); // month 13
     expect(isValidIdCard('1101051949123100')).toBe(false);
+  });
+
+  it('accepts only real calendar dates within the bounded years', () => {
+    for (const ok of ['2024-02-29', '2000-02-29', '2023-12-31', '2023-04-30', '1900-01-01']) expect(isValidDate(ok), ok).toBe(true);
+    for (const bad of ['2023-02-29', '1900-02-29', '2023-04-31', '2023-13-01', '2023-00-10', '2023-01-00', '2023-1-1', '20230101', '0000-01-01', '9999-12-31', ' 2023-01-01'])
+      expect(isValidDate(bad), bad).toBe(false);
   });
 
   it('parses CSV with quotes, CRLF and a BOM, and maps roster headers', () => {

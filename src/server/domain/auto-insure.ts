@@ -35,7 +35,7 @@ export interface AutoSkip {
   reason: string;
 }
 
-interface StoredPerson {
+export interface StoredPerson {
   id: number;
   id_card: string;
   name: string;
@@ -129,21 +129,11 @@ export async function selectAutoInsured<R extends AutoRow>(
 }
 
 /**
- * After a roster (or any batch) wrote persons: a person new to the list (no status yet) gets the
- * status their information implies; a person already on it is re-checked by the `edit` transition
- * (a stopped person stays stopped). The rows are locked by the caller's upsert.
+ * After a roster wrote persons already on the list: each is re-checked by the `edit` transition with
+ * the information it now holds (a stopped person stays stopped; one without a status yet gets the
+ * status their information implies). The rows are locked by the caller's upsert.
  */
-export async function recheckAutoStatus(tx: Queryable, businessId: string, idCards: string[], onDate: string): Promise<void> {
-  if (!idCards.length) return;
-  const persons = await tx.query<StoredPerson>(
-    `SELECT id, id_card, name, phone, job_type, auto_status FROM insured_persons
-      WHERE business_id = $1 AND id_card = ANY($2::text[]) ORDER BY id_card`,
-    [businessId, idCards],
-  );
-  await writeStatuses(tx, persons, onDate, businessId);
-}
-
-async function writeStatuses(tx: Queryable, persons: StoredPerson[], onDate: string, businessId?: string): Promise<void> {
+export async function recheckStatuses(tx: Queryable, persons: StoredPerson[], onDate: string, businessId?: string): Promise<void> {
   const ids: number[] = [];
   const statuses: string[] = [];
   for (const p of persons) {
@@ -178,7 +168,7 @@ export async function backfillAutoStatus(db: Queryable, onDate: string, batch = 
       `SELECT id, id_card, name, phone, job_type, auto_status FROM insured_persons WHERE auto_status IS NULL ORDER BY id LIMIT ${batch}`,
     );
     if (!persons.length) return done;
-    await writeStatuses(db, persons, onDate);
+    await recheckStatuses(db, persons, onDate);
     done += persons.length;
   }
 }

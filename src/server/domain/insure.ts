@@ -4,7 +4,8 @@ import { DomainError, type FieldProblem } from './errors.ts';
 import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
 import { requirePlan } from './plans.ts';
-import { recheckAutoStatus, selectAutoInsured, type AutoSkip } from './auto-insure.ts';
+import { recheckStatuses, selectAutoInsured, type AutoSkip, type StoredPerson } from './auto-insure.ts';
+import { AutoInsureStatus, initialStatus } from '../../shared/auto-insure.ts';
 import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, type BizRef } from './util.ts';
 
 export interface InsureRow {
@@ -171,20 +172,29 @@ export async function createInsuranceBatch(
 
     // One statement for all persons, in ID-card order (see normaliseRows). Every conflicting row is
     // locked even when the CASEs keep it: a person covered today keeps that cover on the persons list
-    // when the new cover starts later (the records table holds both).
-    await tx.query(
-      `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, plan_id, status, start_date, end_date)
-       SELECT $1, t.name, t.id_card, t.phone, t.job_type, $2, $3, $4, $5::date, $6::date
-         FROM unnest($7::text[], $8::text[], $9::text[], $10::text[]) AS t(name, id_card, phone, job_type)
-        ORDER BY t.id_card
-       ON CONFLICT (business_id, id_card) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
-         job_type = EXCLUDED.job_type,
-         plan_name = CASE WHEN ${KEEP} THEN insured_persons.plan_name ELSE EXCLUDED.plan_name END,
-         plan_id = CASE WHEN ${KEEP} THEN insured_persons.plan_id ELSE EXCLUDED.plan_id END,
-         status = CASE WHEN ${KEEP} THEN insured_persons.status ELSE EXCLUDED.status END,
-         start_date = CASE WHEN ${KEEP} THEN insured_persons.start_date ELSE EXCLUDED.start_date END,
-         end_date = CASE WHEN ${KEEP} THEN insured_persons.end_date ELSE EXCLUDED.end_date END`,
-      [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, names, cards, phones, jobs, today],
+    // when the new cover starts later (the records table holds both). A new person gets the
+    // automatic-insurance status their information implies (attendance: 1, they were selected for it);
+    // a roster leaves an existing person's status to recheckStatuses below, so only they are returned.
+    const autoStatuses = input.source === 'attendance'
+      ? rows.map(() => String(AutoInsureStatus.Insuring))
+      : rows.map((r) => String(initialStatus(r, input.startDate)));
+    const existing = await tx.query<StoredPerson>(
+      `WITH up AS (
+         INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, plan_id, status, start_date, end_date, auto_status)
+         SELECT $1, t.name, t.id_card, t.phone, t.job_type, $2, $3, $4, $5::date, $6::date, t.auto_status
+           FROM unnest($7::text[], $8::text[], $9::text[], $10::text[], $12::text[]) AS t(name, id_card, phone, job_type, auto_status)
+          ORDER BY t.id_card
+         ON CONFLICT (business_id, id_card) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
+           job_type = EXCLUDED.job_type,${input.source === 'attendance' ? ' auto_status = EXCLUDED.auto_status,' : ''}
+           plan_name = CASE WHEN ${KEEP} THEN insured_persons.plan_name ELSE EXCLUDED.plan_name END,
+           plan_id = CASE WHEN ${KEEP} THEN insured_persons.plan_id ELSE EXCLUDED.plan_id END,
+           status = CASE WHEN ${KEEP} THEN insured_persons.status ELSE EXCLUDED.status END,
+           start_date = CASE WHEN ${KEEP} THEN insured_persons.start_date ELSE EXCLUDED.start_date END,
+           end_date = CASE WHEN ${KEEP} THEN insured_persons.end_date ELSE EXCLUDED.end_date END
+         RETURNING id, id_card, name, phone, job_type, auto_status, xmax <> 0 AS existed)
+       SELECT id, id_card, name, phone, job_type, auto_status FROM up WHERE existed AND $13::boolean`,
+      [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, names, cards, phones, jobs, today, autoStatuses,
+        input.source === 'roster'],
     );
 
     // The persons are locked now, so a batch racing for the same people sees our records after we commit.
@@ -214,10 +224,10 @@ export async function createInsuranceBatch(
     );
 
     if (input.source === 'attendance') {
-      await tx.query(`UPDATE insured_persons SET auto_status = '1' WHERE business_id = $1 AND id_card = ANY($2::text[])`, [biz.businessId, cards]);
       if (auto.skipped.length) await recordAttendanceRows(tx, biz.businessId, batch.id, input.rows, auto.skipped);
     } else {
-      await recheckAutoStatus(tx, biz.businessId, cards, input.startDate);
+      // A person already on the list is re-checked with the information this roster gave them.
+      await recheckStatuses(tx, existing, input.startDate, biz.businessId);
     }
 
     const paid = prepaid && !payLater;

@@ -28,17 +28,19 @@ export function businessTz(): string {
 
 /** Local calendar date 'YYYY-MM-DD' and time 'HH:MM' of `now` in the business time zone. */
 export function localParts(now: Date, tz = businessTz()): { date: string; time: string } {
-  const f = new Intl.DateTimeFormat('en-CA', {
-    timeZone: tz,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  const p = Object.fromEntries(f.formatToParts(now).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(formatterFor(tz).formatToParts(now).map((x) => [x.type, x.value]));
   return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+}
+
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    formatters.set(tz, f);
+  }
+  return f;
 }
 
 export function addDays(date: string, n: number): string {

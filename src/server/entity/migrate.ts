@@ -4,7 +4,9 @@
  * once and recorded in schema_migrations); then a diff of every stored entity against the live
  * database (information_schema / pg_indexes) that applies only additive changes: new tables, new
  * columns (nullable or with a default) and new indexes. Anything destructive is refused with a
- * clear message and nothing is applied.
+ * clear message and nothing is applied. An index the schemas derived earlier but no longer do (a
+ * field that stopped being searchable or sortable, a contains-search made exact) is dropped: it
+ * holds no data, and every write would keep paying for it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,7 +77,21 @@ export interface MigrateOptions {
    * src/server/domain/ddl.ts): table → column names. They are neither reported as removed nor touched.
    */
   codeColumns?: Record<string, readonly string[]>;
+  /** Names of indexes that code creates (see indexNamesIn); never dropped as stale. */
+  codeIndexes?: readonly string[];
 }
+
+/** The index names a list of DDL statements creates (`CREATE [UNIQUE] INDEX [IF NOT EXISTS] name`). */
+export function indexNamesIn(statements: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const s of statements) {
+    for (const m of s.matchAll(/CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?"?(\w+)"?/gi)) out.push(m[1]);
+  }
+  return out;
+}
+
+/** Suffixes indexesFor gives the non-unique indexes it derives (`<table>_<column>_<suffix>`). */
+const DERIVED_SUFFIXES = ['trgm', 'sort_idx', 'desc_idx', 'idx'] as const;
 
 export interface MigrateReport {
   /** every statement applied, in order */
@@ -116,12 +132,19 @@ export async function planEntityChanges(
   entities: EntitySchema[],
   codeColumns: Record<string, readonly string[]> = {},
   indexOpts: IndexOptions = {},
+  keepIndexes: readonly string[] = [],
 ): Promise<{ statements: string[]; problems: string[] }> {
   const cols = await q.query<LiveColumn>(
     `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()`,
   );
-  const idx = await q.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`);
+  const idx = await q.query<{ indexname: string; tablename: string; plain: boolean }>(
+    `SELECT c.relname AS indexname, t.relname AS tablename,
+            (NOT i.indisunique AND NOT i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)) AS plain
+       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+      WHERE t.relnamespace = current_schema()::regnamespace`,
+  );
   const liveIdx = new Set(idx.map((i) => i.indexname));
+  const keep = new Set(keepIndexes);
   const live = new Map<string, Map<string, string>>();
   for (const c of cols) {
     if (!live.has(c.table_name)) live.set(c.table_name, new Map());
@@ -151,9 +174,24 @@ export async function planEntityChanges(
         if (!liveCols.has(col)) statements.push(`ALTER TABLE ${t} ADD COLUMN ${columnDef(key, f, byName, true)}`);
       }
     }
-    for (const i of indexesFor(e, indexOpts)) if (!liveIdx.has(i.name)) statements.push(i.sql);
+    const derived = indexesFor(e, indexOpts);
+    for (const i of derived) if (!liveIdx.has(i.name)) statements.push(i.sql);
+    if (liveCols) {
+      const wanted = new Set(derived.map((i) => i.name));
+      for (const i of idx) {
+        if (i.tablename !== t || !i.plain || wanted.has(i.indexname) || keep.has(i.indexname)) continue;
+        if (wasDerived(i.indexname, t, liveCols)) statements.push(`DROP INDEX IF EXISTS ${i.indexname}`);
+      }
+    }
   }
   return { statements, problems };
+}
+
+/** Whether a plain index's name is one indexesFor gives: `<table>_<live column>_<derived suffix>`. */
+function wasDerived(name: string, table: string, liveCols: Map<string, string>): boolean {
+  if (!name.startsWith(`${table}_`)) return false;
+  const rest = name.slice(table.length + 1);
+  return DERIVED_SUFFIXES.some((suffix) => rest.endsWith(`_${suffix}`) && liveCols.has(rest.slice(0, -suffix.length - 1)));
 }
 
 /**
@@ -196,7 +234,9 @@ export async function migrateEntities(db: Db, opts: MigrateOptions): Promise<Mig
     report.migrationsApplied.push(m.id);
   }
   const stored = opts.entities.filter((e) => e.storage !== false);
-  const plan = await planEntityChanges(db, stored, opts.codeColumns, { trigram: await ensureTrigram(db) });
+  // Indexes of migration files are a configurator's own: never dropped as stale.
+  const keep = [...(opts.codeIndexes ?? []), ...indexNamesIn(files.map((f) => f.sql))];
+  const plan = await planEntityChanges(db, stored, opts.codeColumns, { trigram: await ensureTrigram(db) }, keep);
   if (plan.problems.length) throw new MigrationRefused(plan.problems);
   await db.tx(async (tx) => {
     for (const s of plan.statements) await tx.query(s);
