@@ -266,7 +266,7 @@ export interface InsureRecordListQuery {
   batchNo?: string;
   /** 被保人（包含） */
   personName?: string;
-  /** 保险方案（包含） */
+  /** 保险方案（精确） */
   planName?: string;
   /** 状态（精确） */
   status?: string;
@@ -327,7 +327,7 @@ export interface InsuredPersonListQuery {
   idCard?: string;
   /** 手机号（精确） */
   phone?: string;
-  /** 保险方案（包含） */
+  /** 保险方案（精确） */
   planName?: string;
   /** 状态（精确） */
   status?: string;

@@ -144,6 +144,8 @@ export interface TableColumn {
   /** route path with :field placeholders e.g. '/order/detail/:id' */
   link?: string;
   fixed?: 'left' | 'right';
+  /** search select options from this GET path ([{ value, label }]); see ColumnLayout.optionsApi */
+  optionsApi?: string;
 }
 
 /**
@@ -164,8 +166,13 @@ export interface ColumnLayout {
   ellipsis?: boolean;
   hideInTable?: boolean;
   fixed?: 'left' | 'right';
+  /**
+   * Exact-search text field whose filter is a select: GET path answering [{ value, label }] (e.g.
+   * /api/plans). The cell still shows the stored text.
+   */
+  optionsApi?: string;
 }
-export const COLUMN_LAYOUT_KEYS = ['field', 'width', 'link', 'copyable', 'ellipsis', 'hideInTable', 'fixed'] as const;
+export const COLUMN_LAYOUT_KEYS = ['field', 'width', 'link', 'copyable', 'ellipsis', 'hideInTable', 'fixed', 'optionsApi'] as const;
 
 export interface TableSchemaFile extends Omit<TableSchema, 'columns' | 'api' | 'rowKey'> {
   $schema?: string;

@@ -163,7 +163,20 @@ export function validateEntityTable(c: FileChecker, data: Record<string, Json>, 
   c.object(data, '$', {
     $schema: { check: c.str }, id: { required: true, check: c.str }, entity: { required: true, check: c.str }, title: { required: true, check: c.str },
     api: { check: c.apiPath }, rowKey: { check: c.str }, pageSize: { check: c.posInt }, exportable: { check: c.bool },
-    columns: { required: true, check: e ? entryList(c, d.reg, e.name, all, [...COLUMN_LAYOUT_KEYS], (v, p) => { if (typeof v.link === 'string') d.target(`${p}.link`, v.link); return false; }) : c.any },
+    columns: {
+      required: true,
+      check: e
+        ? entryList(c, d.reg, e.name, all, [...COLUMN_LAYOUT_KEYS], (v, p) => {
+            if (typeof v.link === 'string') d.target(`${p}.link`, v.link);
+            if (v.optionsApi !== undefined) {
+              c.apiPath(v.optionsApi, `${p}.optionsApi`);
+              const f = typeof v.field === 'string' ? e.fields[v.field] : undefined;
+              if (f && (f.type !== 'string' || f.search !== 'exact')) c.add(`${p}.optionsApi`, 'optionsApi needs a string field with search "exact" (the select picks one exact value)');
+            }
+            return false;
+          })
+        : c.any,
+    },
     omit: { check: e ? omitCheck(c, d.reg, e.name) : c.any },
     toolbar: { check: c.arrayOf(d.toolbar) }, rowActions: { check: c.arrayOf(d.rowAction) },
   });

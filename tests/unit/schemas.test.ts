@@ -278,6 +278,8 @@ describe('validator catches mistakes', () => {
       f['schemas/details/order.json'].sections[0].fields[0] = { field: 'orderNo', label: '单号' };
       f['schemas/entities/insure-record.json'].fields.batchId.entity = 'insure-batchez';
       f['schemas/entities/insure-batch-row.json'].fields.name = 'insured-person.nam';
+      f['schemas/tables/orders.json'].columns[1] = { field: 'productName', optionsApi: '/api/plans' }; // a contains-search field
+      f['schemas/tables/insured-persons.json'].columns[4] = { field: 'planName', optionsApi: 'plans' };
     });
     expectIssue(issues, 'schemas/tables/claims.json', '$.entity', 'unknown entity "claimz"');
     expectIssue(issues, 'schemas/tables/orders.json', '$.columns[2]', 'unknown field "orderNumber" of entity "order"');
@@ -289,6 +291,8 @@ describe('validator catches mistakes', () => {
     expectIssue(issues, 'schemas/details/order.json', '$.sections[0].fields[0].label', 'repeats entity field "orderNo"');
     expectIssue(issues, 'schemas/entities/insure-record.json', '$.fields.batchId.entity', 'needs an existing entity');
     expectIssue(issues, 'schemas/entities/insure-batch-row.json', '$.fields.name', 'unknown field reference "insured-person.nam"');
+    expectIssue(issues, 'schemas/tables/orders.json', '$.columns[1].optionsApi', 'needs a string field with search "exact"');
+    expectIssue(issues, 'schemas/tables/insured-persons.json', '$.columns[4].optionsApi', '');
   });
 
   it('wrong types are reported with the JSON path', () => {

@@ -37,6 +37,11 @@ function listCell(v: unknown, c: TableSchema['columns'][number]) {
   return c.options ? text : <span style={CODE_FONT}>{text}</span>;
 }
 
+/** Options of a search select from the gateway (e.g. the plans on sale): [{ value, label }]. */
+const optionsRequest = (path: string) => async () => {
+  const list = await api.get<Array<{ value: string; label?: string }>>(path);
+  return list.map((o) => ({ value: o.value, label: o.label ?? o.value }));
+};
 
 export interface TablePageProps {
   schema: TableSchema;
@@ -72,8 +77,9 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
         title: c.title,
         dataIndex: c.dataIndex,
         key: c.dataIndex,
-        valueType: (c.options ? 'select' : proValueType(c.valueType)) as ProColumns<Row>['valueType'],
+        valueType: (c.options || c.optionsApi ? 'select' : proValueType(c.valueType)) as ProColumns<Row>['valueType'],
         valueEnum,
+        ...(c.optionsApi ? { request: optionsRequest(c.optionsApi) } : {}),
         hideInTable: c.hideInTable || c.valueType === 'dateRange',
         hideInSearch: !c.search,
         sorter: c.sorter,
@@ -90,7 +96,9 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
             ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
             : c.valueType === 'money'
               ? (_, record) => formatValue(record[c.dataIndex], 'money') // always ¥, whatever the language of antd
-              : (dom, record) => listCell(record[c.dataIndex], c) ?? dom,
+              : c.optionsApi
+                ? (_, record) => String(record[c.dataIndex] ?? '') // the stored text, not an option's label
+                : (dom, record) => listCell(record[c.dataIndex], c) ?? dom,
       });
       if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
         cols.push({ title: c.title, dataIndex: c.dataIndex, key: rangeFieldName(c.dataIndex), valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
