@@ -60,6 +60,18 @@ export async function waitParsed(c: Client, id: number): Promise<any> {
   throw new Error('parse did not finish');
 }
 
+/** Polls the upload until its confirmation job has finished (status no longer 'confirming'); every view seen goes to `seen`. */
+export async function waitConfirmed(c: Client, id: number, seen: any[] = [], biz?: string): Promise<any> {
+  for (let i = 0; i < 1200; i++) {
+    const r = await c.call('GET', `/api/insure-uploads/${id}`, { biz });
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    seen.push(r.body.data);
+    if (r.body.data.status !== 'confirming') return r.body.data;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error('confirmation did not finish');
+}
+
 /** GET a binary response. */
 export async function getBytes(c: Client, path: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
   const origin = c.server.url.replace(/\/$/, '');

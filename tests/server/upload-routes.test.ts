@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from './helpers.ts';
-import { balanceCents, bootWithFiles, count, getBytes, makeIdCard, monthPlan, rosterXlsx, START, upload, waitParsed } from './upload-helpers.ts';
+import { balanceCents, bootWithFiles, count, getBytes, makeIdCard, monthPlan, rosterXlsx, START, upload, waitConfirmed, waitParsed } from './upload-helpers.ts';
 
 let c: Client & { filesDir: string };
 let plan: string;
@@ -106,9 +106,14 @@ describe('upload → preview → confirm', () => {
     const body = { uploadId, planName: plan, startDate: START(), rows };
     const headers = { 'idempotency-key': `confirm-${uploadId}` };
     const r = await c.call('POST', '/api/insure-uploads/confirm', { body, headers });
-    expect(r.status).toBe(200);
-    const d = r.body.data;
+    // Accepted at once; the insure runs as a background job whose outcome the upload's status carries.
+    expect(r.status).toBe(202);
+    expect(r.body.data).toMatchObject({ id: uploadId, status: 'confirming', confirmTotal: 3, confirmResult: null });
+    const s = await waitConfirmed(c, uploadId);
+    expect(s).toMatchObject({ status: 'confirmed', confirmDone: 3, confirmTotal: 3, confirmPercent: 100, error: null });
+    const d = s.confirmResult;
     expect(d).toMatchObject({ people: 3, total: 5, succeeded: 3, failed: 2, planName: plan, payStatus: 'paid' });
+    expect(s.batchId).toBe(d.batchId);
     const after = await balanceCents(c);
     expect(before - after).toBe(Math.round(d.amount * 100));
     expect(d.balanceAfter * 100).toBe(after);
@@ -124,9 +129,10 @@ describe('upload → preview → confirm', () => {
 
     // The same key replays the answer and charges nothing twice.
     const again = await c.call('POST', '/api/insure-uploads/confirm', { body, headers });
-    expect(again.status).toBe(200);
+    expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body.data.batchId).toBe(d.batchId);
+    expect(again.body.data.id).toBe(uploadId);
+    expect(await count(c, 'SELECT 1 FROM insure_batches WHERE id >= $1', [d.batchId])).toBe(1);
     expect(await balanceCents(c)).toBe(after);
     // A new key for the same upload is refused.
     const other = await c.call('POST', '/api/insure-uploads/confirm', { body, headers: { 'idempotency-key': 'other' } });
@@ -159,9 +165,10 @@ describe('upload → preview → confirm', () => {
     expect(p.body.data.result.duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
 
     const ok = await c.call('POST', '/api/insure-uploads/confirm', { body: { uploadId: r.body.data.id, planName: plan, startDate: START() } });
-    expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ people: 1, total: 2, succeeded: 1, failed: 1 });
-    const stored = await c.server.db.query<any>('SELECT person_name AS name FROM insure_records WHERE batch_id = $1', [ok.body.data.batchId]);
+    expect(ok.status).toBe(202);
+    const done = await waitConfirmed(c, r.body.data.id);
+    expect(done.confirmResult).toMatchObject({ people: 1, total: 2, succeeded: 1, failed: 1 });
+    const stored = await c.server.db.query<any>('SELECT person_name AS name FROM insure_records WHERE batch_id = $1', [done.batchId]);
     expect(stored).toEqual([{ name: '周新人' }]);
   });
 

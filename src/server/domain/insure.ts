@@ -64,6 +64,8 @@ export interface InsuranceBatchResult {
 export interface InsureOptions {
   now?: Date;
   cutoff?: string;
+  /** Called (not awaited) after each order-sized chunk of records is written: persons insured so far / to insure. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** Persons per order (the order entity's personCount limit); a larger confirmed upload becomes several orders. */
@@ -215,13 +217,18 @@ export async function createInsuranceBatch(
       );
     }
 
-    await tx.query(
-      `INSERT INTO insure_records (business_id, batch_id, batch_no, person_name, id_card, plan_name, plan_id, premium_cents,
-                                   status, effective_date, expiry_date)
-       SELECT $1, $2, $3, t.name, t.id_card, $4, $5, $6, $7, $8::date, $9::date
-         FROM unnest($10::text[], $11::text[]) AS t(name, id_card)`,
-      [biz.businessId, batch.id, batchNo, plan.name, plan.id, perPerson, coverStatus, input.startDate, endDate, names, cards],
-    );
+    // Records in order-sized chunks, so a caller can show progress (opts.onProgress) between them.
+    for (let from = 0; from < rows.length; from += MAX_BATCH_ROWS) {
+      const part = <T,>(a: T[]) => a.slice(from, from + MAX_BATCH_ROWS);
+      await tx.query(
+        `INSERT INTO insure_records (business_id, batch_id, batch_no, person_name, id_card, plan_name, plan_id, premium_cents,
+                                     status, effective_date, expiry_date)
+         SELECT $1, $2, $3, t.name, t.id_card, $4, $5, $6, $7, $8::date, $9::date
+           FROM unnest($10::text[], $11::text[]) AS t(name, id_card)`,
+        [biz.businessId, batch.id, batchNo, plan.name, plan.id, perPerson, coverStatus, input.startDate, endDate, part(names), part(cards)],
+      );
+      opts.onProgress?.(Math.min(from + MAX_BATCH_ROWS, rows.length), rows.length);
+    }
 
     if (input.source === 'attendance') {
       if (auto.skipped.length) await recordAttendanceRows(tx, biz.businessId, batch.id, input.rows, auto.skipped);

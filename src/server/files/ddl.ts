@@ -20,7 +20,7 @@ export const UPLOAD_DDL: string[] = [
     error_key TEXT,
     plan_name TEXT NOT NULL,
     start_date DATE NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('parsing','ready','failed','confirmed')),
+    status TEXT NOT NULL CONSTRAINT insure_uploads_status_check CHECK (status IN ('parsing','ready','failed','confirming','confirmed')),
     rows_done INTEGER NOT NULL DEFAULT 0 CHECK (rows_done >= 0),
     rows_total INTEGER NOT NULL DEFAULT 0 CHECK (rows_total >= 0),
     valid_count INTEGER NOT NULL DEFAULT 0,
@@ -34,6 +34,21 @@ export const UPLOAD_DDL: string[] = [
   )`,
   `CREATE INDEX IF NOT EXISTS insure_uploads_business_idx ON insure_uploads (business_id, created_at DESC)`,
   `CREATE UNIQUE INDEX IF NOT EXISTS insure_uploads_batch_idx ON insure_uploads (batch_id) WHERE batch_id IS NOT NULL`,
+  // The confirmation runs as a background job (routes/insure-upload-confirm-job.ts): status
+  // 'confirming', persons insured so far / to insure, the job's token (only that job may finish it)
+  // and the confirmation's answer once confirmed. Databases created before it get the wider CHECK.
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass('insure_uploads') AND conname = 'insure_uploads_status_check'
+                      AND pg_get_constraintdef(oid) LIKE '%confirming%') THEN
+       ALTER TABLE insure_uploads DROP CONSTRAINT IF EXISTS insure_uploads_status_check;
+       ALTER TABLE insure_uploads ADD CONSTRAINT insure_uploads_status_check
+         CHECK (status IN ('parsing','ready','failed','confirming','confirmed'));
+     END IF;
+   END $$`,
+  `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_done INTEGER NOT NULL DEFAULT 0 CHECK (confirm_done >= 0)`,
+  `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_total INTEGER NOT NULL DEFAULT 0 CHECK (confirm_total >= 0)`,
+  `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_token TEXT`,
+  `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_result JSONB`,
 ];
 
 /** Idempotent; run at every start-up after the base tables exist (migrateAll). */

@@ -5,16 +5,23 @@
  * with their reason), counts and status, and the upload is linked to its batch. Up to the file limit
  * (MAX_ROWS) is confirmed at once: more than MAX_BATCH_ROWS persons become consecutive orders of at
  * most MAX_BATCH_ROWS, all of the one form, charged all or nothing (docs/roster-upload.md).
+ *
+ * An upload's confirmation is checked in the request, which marks the upload `confirming` and answers
+ * 202 at once; the insuring transaction then runs as a background job with its progress in the
+ * database (insure-upload-confirm-job.ts). Rows typed in without a file are insured in the request.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db.ts';
 import { coverStartError, createInsuranceBatch, hashRequest, withIdempotency, type InsureRow } from '../domain/index.ts';
+import type { StoredResponse } from '../domain/idempotency.ts';
 import { MAX_ROWS } from '../files/types.ts';
-import { badInput, HttpError, type FieldError } from '../http/errors.ts';
+import { badInput, HttpError, ok, type FieldError } from '../http/errors.ts';
 import type { Business, User } from '../http/types.ts';
 import { rosterRowErrors } from '../files/roster-schema.ts';
 import { idempotencyKey } from './idempotency-key.ts';
-import { coveredIdCards, loadUpload, rosterFields, rosterPlan, type UploadResult } from './insure-upload-store.ts';
+import { startConfirmJob, type ConfirmJob } from './insure-upload-confirm-job.ts';
+import { coveredIdCards, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
 
 interface ConfirmBody {
@@ -101,7 +108,17 @@ function rowResults(insured: Candidate[], result: UploadResult | null): RowResul
   return out.sort((a, b) => a.rowNo - b.rowNo);
 }
 
-async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
+interface Prepared {
+  plan: Awaited<ReturnType<typeof rosterPlan>>;
+  startDate: string;
+  rows: Candidate[];
+  /** The stored parse result of the upload being confirmed (null: manual entry). */
+  result: UploadResult | null;
+  upload: UploadRow | null;
+}
+
+/** Everything checked before anything is insured: plan, start date, the upload's state, the rows. 400/409 otherwise. */
+async function prepare(tx: Db, biz: Business, body: ConfirmBody): Promise<Prepared> {
   const planName = str(body.planName);
   const startDate = str(body.startDate);
   const plan = await rosterPlan(tx, planName);
@@ -109,10 +126,12 @@ async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
   if (startErr) throw badInput(startErr, [{ field: 'startDate', message: startErr }]);
 
   let result: UploadResult | null = null;
-  let upload: Awaited<ReturnType<typeof loadUpload>> | null = null;
+  let upload: UploadRow | null = null;
   if (body.uploadId !== undefined && body.uploadId !== null && body.uploadId !== '') {
     upload = await loadUpload(tx, biz.businessId, body.uploadId, { lock: true });
     if (upload.status === 'confirmed') throw new HttpError(409, 40900, '该文件已确认投保，请在历史表单中查看');
+    // A confirmation whose job died (stale heartbeat) is taken over: the new token locks the old job out.
+    if (upload.status === 'confirming' && !upload.confirm_stale) throw new HttpError(409, 40900, '该文件正在确认投保，请稍候');
     if (upload.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
     if (upload.status === 'failed') throw badInput(upload.error ?? '文件解析失败，请重新上传');
     const [r] = await tx.query<{ result: UploadResult }>('SELECT result FROM insure_uploads WHERE id = $1', [upload.id]);
@@ -135,8 +154,22 @@ async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
     );
     throw new HttpError(409, 40900, `${covered.size} 名人员在该期间已有同一方案的保障，未投保，请移除后重新确认`, errors);
   }
+  return { plan, startDate, rows, result, upload };
+}
 
-  const batch = await createInsuranceBatch(tx, biz, { source: 'roster', planId: plan.name, startDate, rows, fileName: upload?.file_name ?? '', maxRows: MAX_ROWS });
+/**
+ * The insuring transaction: the batch (charge, persons, records, orders), the form's per-row results
+ * and counts, and for an upload its confirmation — only if it is still this job's (`token`), so a job
+ * given back as interrupted can never commit.
+ */
+async function insure(tx: Db, biz: Business, p: Prepared, job?: { token: string; onProgress(done: number): void }) {
+  const { plan, startDate, rows, result, upload } = p;
+  const batch = await createInsuranceBatch(
+    tx,
+    biz,
+    { source: 'roster', planId: plan.name, startDate, rows, fileName: upload?.file_name ?? '', maxRows: MAX_ROWS },
+    job ? { onProgress: (done) => job.onProgress(done) } : {},
+  );
   const results = rowResults(rows, result);
   const failed = results.filter((r) => r.result === 'failed').length;
   await tx.query(
@@ -163,15 +196,7 @@ async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
     failed,
     failed ? 'partially_failed' : 'done',
   ]);
-  if (upload) {
-    await tx.query(`UPDATE insure_uploads SET status = 'confirmed', batch_id = $2, plan_name = $3, start_date = $4, updated_at = now() WHERE id = $1`, [
-      upload.id,
-      batch.batchId,
-      plan.name,
-      startDate,
-    ]);
-  }
-  return {
+  const answer = {
     batchId: batch.batchId,
     batchNo: batch.batchNo,
     orderNo: batch.orderNo,
@@ -187,24 +212,73 @@ async function confirm(tx: Db, biz: Business, body: ConfirmBody) {
     succeeded: rows.length,
     failed,
   };
+  if (upload) {
+    const done = await tx.query(
+      `UPDATE insure_uploads SET status = 'confirmed', batch_id = $2, plan_name = $3, start_date = $4, confirm_done = confirm_total,
+              confirm_token = NULL, confirm_result = $6::jsonb, error = NULL, updated_at = now()
+        WHERE id = $1 AND status = 'confirming' AND confirm_token = $5 RETURNING id`,
+      [upload.id, batch.batchId, plan.name, startDate, job?.token ?? null, JSON.stringify(answer)],
+    );
+    if (!done.length) throw new Error(`upload ${upload.id}: confirmation job no longer holds the upload`);
+  }
+  return answer;
+}
+
+/** Marks a checked upload `confirming` for a new job; the 202 answer is its status view. */
+async function accept(tx: Db, p: Prepared & { upload: UploadRow }, token: string) {
+  const [row] = await tx.query<UploadRow>(
+    `UPDATE insure_uploads SET status = 'confirming', confirm_token = $2, confirm_done = 0, confirm_total = $3, confirm_result = NULL,
+            error = NULL, updated_at = now()
+      WHERE id = $1 RETURNING ${UPLOAD_COLS}`,
+    [p.upload.id, token, p.rows.length],
+  );
+  return uploadView(row);
 }
 
 export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
   const { db } = app.deps;
+  const jobs = new Set<Promise<void>>();
+  // A closing gateway lets its running confirmations finish (their state is in the database either way).
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...jobs]);
+  });
+
   app.post<{ Body: ConfirmBody }>(
     '/api/insure-uploads/confirm',
-    { config: { auth: 'business' }, bodyLimit: 16 * 1024 * 1024, schema: { tags: ['insure-uploads'], summary: '确认投保（扣费并生成历史表单）' } },
+    {
+      config: { auth: 'business' },
+      bodyLimit: 16 * 1024 * 1024,
+      schema: { tags: ['insure-uploads'], summary: '确认投保：上传的名单在后台投保（202，轮询上传状态），在线录入直接返回结果' },
+    },
     async (req, reply) => {
       const body = (req.body ?? {}) as ConfirmBody;
+      const biz = req.business;
       const user: User = req.user;
+      let job: ConfirmJob | undefined;
+      // An upload is accepted (202) and insured by a background job; manual rows are insured at once (200).
+      const run = async (tx: Db): Promise<StoredResponse> => {
+        const p = await prepare(tx, biz, body);
+        if (!p.upload) return { status: 200, body: ok(await insure(tx, biz, p)) };
+        const token = randomUUID();
+        const view = await accept(tx, { ...p, upload: p.upload }, token);
+        job = { uploadId: p.upload.id, token, run: (jtx, onProgress) => insure(jtx, biz, p, { token, onProgress }) };
+        return { status: 202, body: ok(view) };
+      };
       const key = idempotencyKey(req);
-      if (!key) return { code: 0, message: 'ok', data: await db.tx((tx) => confirm(tx, req.business, body)) };
-      const r = await withIdempotency(
-        db,
-        { userId: user.id, key, method: 'POST', path: '/api/insure-uploads/confirm', requestHash: hashRequest({ biz: req.business.businessId, body }) },
-        async (tx) => ({ status: 200, body: { code: 0, message: 'ok', data: await confirm(tx, req.business, body) } }),
-      );
-      reply.header('idempotent-replayed', String(r.replayed));
+      const r = key
+        ? await withIdempotency(
+            db,
+            { userId: user.id, key, method: 'POST', path: '/api/insure-uploads/confirm', requestHash: hashRequest({ biz: biz.businessId, body }) },
+            run,
+          )
+        : { ...(await db.tx(run)), replayed: false };
+      if (key) reply.header('idempotent-replayed', String(r.replayed));
+      // Started only once the acceptance is committed (a replay starts nothing).
+      if (job) {
+        const done = startConfirmJob({ db, log: req.log }, job);
+        jobs.add(done);
+        void done.finally(() => jobs.delete(done));
+      }
       return reply.status(r.status).send(r.body);
     },
   );

@@ -45,7 +45,7 @@ export interface UploadResult {
   duplicates: DuplicateRow[];
 }
 
-export type UploadStatus = 'parsing' | 'ready' | 'failed' | 'confirmed';
+export type UploadStatus = 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed';
 
 export interface UploadRow {
   id: number;
@@ -68,26 +68,50 @@ export interface UploadRow {
   error: string | null;
   batch_id: number | null;
   created_at: string;
+  /** Confirmation job: persons insured so far / to insure, and its answer once confirmed. */
+  confirm_done: number;
+  confirm_total: number;
+  confirm_result: Record<string, unknown> | null;
+  /** A confirmation whose job stopped reporting (STALE_CONFIRM_SECONDS): it may be confirmed again. */
+  confirm_stale: boolean;
 }
-
-const COLS = `id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name,
-  start_date::text AS start_date, status, rows_done, rows_total, valid_count, error_count, duplicate_count, error,
-  batch_id, created_at`;
 
 /** A parse that stopped reporting (its gateway process died) is failed after this long. */
 export const STALE_PARSE_SECONDS = 180;
+/**
+ * A confirmation job that stopped reporting (heartbeat every few seconds) is given back after this
+ * long: its transaction died with its process, so nothing was insured and the user may confirm again.
+ */
+export const STALE_CONFIRM_SECONDS = 60;
 
-/** An upload of the business; a parse without a heartbeat for STALE_PARSE_SECONDS is marked failed first. */
+/** The columns of an UploadRow (SELECT / RETURNING list). */
+export const UPLOAD_COLS = `id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name,
+  start_date::text AS start_date, status, rows_done, rows_total, valid_count, error_count, duplicate_count, error,
+  batch_id, created_at, confirm_done, confirm_total, confirm_result,
+  (status = 'confirming' AND updated_at < now() - make_interval(secs => ${STALE_CONFIRM_SECONDS})) AS confirm_stale`;
+const COLS = UPLOAD_COLS;
+export const CONFIRM_INTERRUPTED = '确认投保中断（服务重启或连接中断），未投保任何人员，请重新确认';
+
+/**
+ * An upload of the business. Read without a lock, a background step whose heartbeat went stale is
+ * settled first: a parse is failed (STALE_PARSE_SECONDS), a confirmation goes back to ready with
+ * CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
+ * (a second UPDATE of the row in the transaction would make PostgreSQL re-check its business key and
+ * wait for a confirmation holding that business's row).
+ */
 export async function loadUpload(q: Queryable, businessId: string, rawId: unknown, opts: { lock?: boolean } = {}): Promise<UploadRow> {
   const id = Number(rawId);
   if (!Number.isInteger(id) || id < 1 || id > 2147483647) throw notFound(`当前企业下不存在该上传记录（ID：${String(rawId)}）`);
-  if (!opts.lock) {
-    await q.query(
-      `UPDATE insure_uploads SET status = 'failed', error = '文件解析中断，请重新上传', updated_at = now()
-        WHERE id = $1 AND business_id = $2 AND status = 'parsing' AND updated_at < now() - make_interval(secs => $3)`,
-      [id, businessId, STALE_PARSE_SECONDS],
-    );
-  }
+  if (!opts.lock) await q.query(
+    `UPDATE insure_uploads
+        SET status = CASE status WHEN 'parsing' THEN 'failed' ELSE 'ready' END,
+            error = CASE status WHEN 'parsing' THEN '文件解析中断，请重新上传' ELSE $5 END,
+            confirm_token = NULL, confirm_done = 0, updated_at = now()
+      WHERE id = $1 AND business_id = $2
+        AND ((status = 'parsing' AND updated_at < now() - make_interval(secs => $3))
+          OR (status = 'confirming' AND updated_at < now() - make_interval(secs => $4)))`,
+    [id, businessId, STALE_PARSE_SECONDS, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED],
+  );
   const rows = await q.query<UploadRow>(
     `SELECT ${COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
     [id, businessId],
@@ -98,7 +122,8 @@ export async function loadUpload(q: Queryable, businessId: string, rawId: unknow
 
 /** The upload as the console sees it (status endpoint). */
 export function uploadView(u: UploadRow) {
-  const percent = u.status === 'ready' || u.status === 'confirmed' ? 100 : u.rows_total ? Math.floor((u.rows_done * 100) / u.rows_total) : 0;
+  const percent = u.status === 'parsing' || u.status === 'failed' ? (u.rows_total ? Math.floor((u.rows_done * 100) / u.rows_total) : 0) : 100;
+  const confirmed = u.status === 'confirmed';
   return {
     id: u.id,
     status: u.status,
@@ -115,6 +140,13 @@ export function uploadView(u: UploadRow) {
     hasErrorFile: !!u.error_key,
     batchId: u.batch_id,
     createdAt: u.created_at,
+    // The confirmation job (status 'confirming'): persons insured so far of those confirmed. It stays
+    // below 100 % until the form is recorded and the transaction commits.
+    confirmDone: u.confirm_done ?? 0,
+    confirmTotal: u.confirm_total ?? 0,
+    confirmPercent: confirmed ? 100 : u.status === 'confirming' && u.confirm_total ? Math.min(99, Math.floor((u.confirm_done * 100) / u.confirm_total)) : 0,
+    /** The confirmation's answer (as the synchronous confirmation of a manual roster gives it), once confirmed. */
+    confirmResult: confirmed ? (u.confirm_result ?? null) : null,
   };
 }
 

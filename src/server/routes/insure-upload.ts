@@ -17,7 +17,7 @@ import { maskPhone } from '../util.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import insureUploadConfirmRoutes from './insure-upload-confirm.ts';
 import { startParse } from './insure-upload-parse.ts';
-import { coveredIdCards, loadUpload, rosterColumns, rosterPlan, uploadView, type UploadRow } from './insure-upload-store.ts';
+import { coveredIdCards, loadUpload, rosterColumns, rosterPlan, UPLOAD_COLS, uploadView, type UploadRow } from './insure-upload-store.ts';
 
 const TAGS = ['insure-uploads'];
 const MAX_FILE_NAME = 200;
@@ -139,8 +139,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       const [row] = await q.query<UploadRow>(
         `INSERT INTO insure_uploads (business_id, user_id, uploader, file_name, file_ext, file_key, file_size, file_sha256, plan_name, start_date, status)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,'parsing')
-         RETURNING id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name, start_date::text AS start_date,
-                   status, rows_done, rows_total, valid_count, error_count, duplicate_count, error, batch_id, created_at`,
+         RETURNING ${UPLOAD_COLS}`,
         [biz.businessId, req.user.id, req.user.phone, fileName, check.ext, key, file.buffer.length, sha256, plan.name, startDate],
       );
       return row;

@@ -13,10 +13,11 @@ import { api, ApiError, newIdempotencyKey } from '../../../services/request';
 import { useStores } from '../../context';
 import { message } from '../../feedback';
 import { downloadWithAuth } from './download';
-import { BASE, confirmRoster, getConfig, getQuote, type QuoteView, type UploadConfig } from './upload/api';
+import { BASE, getConfig, getQuote, type QuoteView, type UploadConfig } from './upload/api';
 import { ConfirmDialog } from './upload/ConfirmDialog';
 import { RosterEditor } from './upload/RosterEditor';
 import { RosterStore, type RowStatus } from './upload/rosterStore';
+import { ConfirmJobError, useConfirmRoster } from './upload/useConfirmRoster';
 import { ACCEPT, useRosterUpload } from './upload/useRosterUpload';
 
 const HISTORY = '/main/online-insurance/form-insurance/query-history-form';
@@ -86,6 +87,7 @@ export function UploadInsurance() {
   const [startDate, setStartDate] = useState<string>();
   const [tab, setTab] = useState<'all' | RowStatus>('all');
   const { state, start } = useRosterUpload(store, config);
+  const { confirm, progress } = useConfirmRoster();
   const [dialog, setDialog] = useState<{ open: boolean; quote: QuoteView | null; loading: boolean; submitting: boolean; leftOut: number; error?: string }>({
     open: false,
     quote: null,
@@ -135,7 +137,7 @@ export function UploadInsurance() {
     const rows = store.validRows();
     setDialog((d) => ({ ...d, submitting: true, error: undefined }));
     try {
-      const r = await confirmRoster(
+      const r = await confirm(
         {
           uploadId: upload?.id,
           planName: planName!,
@@ -149,6 +151,8 @@ export function UploadInsurance() {
       navigate(`${HISTORY}/${r.batchId}`);
     } catch (e) {
       const err = e instanceof ApiError ? e : undefined;
+      // The background job failed (nothing insured): confirming again is a new request.
+      if (e instanceof ConfirmJobError) confirmKey.current = newIdempotencyKey();
       // Field errors name the row of the body (rows[i].idCard): show them on that row of the editor.
       const byId = new Map<number, Record<string, string>>();
       for (const fe of err?.fieldErrors ?? []) {
@@ -238,9 +242,10 @@ export function UploadInsurance() {
       </Card>
       <ConfirmDialog
         {...dialog}
+        progress={progress}
         orderSize={config?.maxBatchRows}
         onOk={() => void submit()}
-        onCancel={() => setDialog((d) => ({ ...d, open: false }))}
+        onCancel={() => setDialog((d) => (d.submitting ? d : { ...d, open: false }))}
       />
     </Space>
   );

@@ -1,7 +1,11 @@
-/** 确认投保: the cost breakdown (people × months × unit price) and the balance before anything is charged. */
-import { Alert, Descriptions, Modal, Typography } from 'antd';
+/**
+ * 确认投保: the cost breakdown (people × months × unit price) and the balance before anything is
+ * charged; while an upload is being insured in the background, its progress (已投保 N / M 人).
+ */
+import { Alert, Descriptions, Modal, Progress, Typography } from 'antd';
 import { formatMoney } from '../../../../utils/number';
 import type { QuoteView } from './api';
+import type { ConfirmProgress } from './useConfirmRoster';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -13,11 +17,27 @@ export interface ConfirmDialogProps {
   /** Persons per order (the gateway's maxBatchRows): a larger roster becomes consecutive orders. */
   orderSize?: number;
   error?: string;
+  /** Progress of the background confirmation (an upload), while it runs. */
+  progress?: ConfirmProgress | null;
   onOk(): void;
   onCancel(): void;
 }
 
-export function ConfirmDialog({ open, quote, loading, submitting, leftOut, orderSize, error, onOk, onCancel }: ConfirmDialogProps) {
+function ConfirmProgressBar({ progress }: { progress: ConfirmProgress }) {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const text =
+    progress.total > 0 && progress.done >= progress.total
+      ? `已投保 ${n(progress.done)} / ${n(progress.total)} 人，正在生成历史表单…`
+      : `已投保 ${n(progress.done)} / ${n(progress.total)} 人`;
+  return (
+    <div style={{ marginTop: 12 }} data-testid="confirm-progress" role="status" aria-live="polite">
+      <Progress percent={progress.percent} status="active" />
+      <Typography.Text type="secondary">正在投保，请勿关闭页面：{text}</Typography.Text>
+    </div>
+  );
+}
+
+export function ConfirmDialog({ open, quote, loading, submitting, leftOut, orderSize, error, progress, onOk, onCancel }: ConfirmDialogProps) {
   const blocked = !quote || !quote.enough || !!quote.startError;
   return (
     <Modal
@@ -29,6 +49,10 @@ export function ConfirmDialog({ open, quote, loading, submitting, leftOut, order
       onCancel={onCancel}
       confirmLoading={submitting}
       okButtonProps={{ disabled: loading || blocked }}
+      cancelButtonProps={{ disabled: submitting }}
+      closable={!submitting}
+      maskClosable={!submitting}
+      keyboard={!submitting}
       width={560}
       destroyOnClose
     >
@@ -70,7 +94,8 @@ export function ConfirmDialog({ open, quote, loading, submitting, leftOut, order
       {leftOut > 0 ? <Alert style={{ marginTop: 12 }} type="warning" showIcon message={`另有 ${leftOut} 行有误或重复，不会投保，将在历史表单中记为失败`} /> : null}
       {quote && !quote.enough ? <Alert style={{ marginTop: 12 }} type="error" showIcon message="余额不足，请先充值或减少投保人数" /> : null}
       {quote?.startError ? <Alert style={{ marginTop: 12 }} type="error" showIcon message={quote.startError} /> : null}
-      {error ? <Alert style={{ marginTop: 12 }} type="error" showIcon message={error} /> : null}
+      {submitting && progress ? <ConfirmProgressBar progress={progress} /> : null}
+      {error ? <Alert style={{ marginTop: 12 }} type="error" showIcon message={error} data-testid="confirm-error" /> : null}
     </Modal>
   );
 }

@@ -12,8 +12,8 @@ export interface UploadConfig {
 
 export interface UploadView {
   id: number;
-  status: 'parsing' | 'ready' | 'failed' | 'confirmed';
-  phase: 'reading' | 'validating' | 'ready' | 'failed' | 'confirmed';
+  status: 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed';
+  phase: 'reading' | 'validating' | 'ready' | 'failed' | 'confirming' | 'confirmed';
   fileName: string;
   planName: string;
   startDate: string;
@@ -24,6 +24,12 @@ export interface UploadView {
   counts: { total: number; valid: number; errors: number; duplicates: number };
   hasErrorFile: boolean;
   batchId: number | null;
+  /** Confirmation job (status 'confirming'): persons insured so far / to insure; below 100 until committed. */
+  confirmDone: number;
+  confirmTotal: number;
+  confirmPercent: number;
+  /** The confirmation's answer once confirmed. */
+  confirmResult: ConfirmResult | null;
 }
 
 export interface QuoteView {
@@ -86,8 +92,15 @@ export interface ConfirmBody {
   rows: Array<{ row?: number; name: string; idCard: string; phone?: string; jobType?: string }>;
 }
 
+/**
+ * Confirms the roster. With an uploadId the gateway answers 202 with the upload, now 'confirming':
+ * a background job insures it and the upload's status reports its progress and outcome
+ * (useConfirmRoster polls it). Rows typed in without a file answer the result at once.
+ */
 export const confirmRoster = (body: ConfirmBody, idempotencyKey: string) =>
-  api.post<ConfirmResult>(`${BASE}/confirm`, body, { idempotencyKey, timeout: 120_000 });
+  api.post<ConfirmResult | UploadView>(`${BASE}/confirm`, body, { idempotencyKey, timeout: 120_000 });
+
+export const isUploadView = (r: ConfirmResult | UploadView): r is UploadView => 'status' in r;
 
 /**
  * Sends the file as multipart with upload progress (XMLHttpRequest: fetch cannot report it). The
