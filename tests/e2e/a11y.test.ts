@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { launchChromium } from './chromium';
 import { tour } from './tour';
 import { CM } from './routeList';
 import { DEMO, businessName } from './session';
@@ -45,7 +45,7 @@ async function tabUntil(page: Page, done: (f: Awaited<ReturnType<typeof focused>
 
 describe('accessibility', () => {
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

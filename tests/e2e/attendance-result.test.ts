@@ -1,40 +1,15 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { earliestCoverStart } from '../../src/server/domain/cover';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, useSignedInPage } from './session';
 import { idCard } from '../id-card';
+import { PERSONS_PAGE as PAGE, fillAttendance, submitAttendance } from './attendance';
 
 const baseUrl = inject('baseUrl');
-const PAGE = '/main/online-insurance/attendance-insurance/insure-person-manage';
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
-
-async function get<T>(path: string): Promise<T> {
-  const r = await fetch(`${baseUrl}${path}`, { headers: auth });
-  return ((await r.json()) as { data: T }).data;
-}
+const ui = useSignedInPage(baseUrl, DESKTOP);
 
 describe('attendance insurance: the outcome on the page after submitting', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('shows who was insured, the cost and each skipped person with the reason, linking the form and the persons list', async () => {
-    const balance = (await get<{ balance: number }>('/api/payments/due')).balance;
-    await page.goto(`${baseUrl}${PAGE}?tab=attendance`);
-    await page.locator('.ant-select').first().click();
-    await page.locator('.ant-select-item-option').first().click();
-    const date = page.getByPlaceholder('请选择日期');
-    await date.click();
-    await date.fill(earliestCoverStart());
-    await date.press('Enter');
+    const { page } = ui;
+    const balance = (await ui.get<{ balance: number }>('/api/payments/due')).balance;
     const complete = idCard('19910214', 91);
     const csv = [
       '姓名,身份证号,手机号,工种',
@@ -42,21 +17,16 @@ describe('attendance insurance: the outcome on the page after submitting', () =>
       `吴缺,${idCard('19920315', 92)},,`,
       `郑老,${idCard('19450101', 93)},13912340093,保洁`,
     ].join('\n');
-    await page.locator('input[type=file]').setInputFiles({ name: 'attendance.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(3);
-    await page.getByRole('button', { name: '提交投保' }).click();
-    await page.getByTestId('cost-confirm').waitFor({ timeout: 15000 });
-    await page.getByRole('button', { name: '确认并提交投保' }).click();
+    await fillAttendance(page, baseUrl, csv, 3);
 
     // The page itself says what happened: no redirect, no need to open the history.
-    const result = page.getByTestId('attendance-result');
-    await result.waitFor({ timeout: 20000 });
+    const result = await submitAttendance(page);
     expect(page.url()).toContain(`${PAGE}?tab=attendance`);
     expect(await result.locator('.ant-result-title').innerText()).toBe('投保已提交：1 人已投保，2 人未投保');
     const summary = await page.getByTestId('attendance-summary').innerText();
     expect(summary).toMatch(/已投保\s+1 人/);
     expect(summary).toMatch(/未投保\s+2 人/);
-    const charged = Math.round(balance * 100 - (await get<{ balance: number }>('/api/payments/due')).balance * 100) / 100;
+    const charged = Math.round(balance * 100 - (await ui.get<{ balance: number }>('/api/payments/due')).balance * 100) / 100;
     expect(charged).toBeGreaterThan(0);
     expect(summary).toContain(`¥${charged.toFixed(2)}`);
 
@@ -83,21 +53,10 @@ describe('attendance insurance: the outcome on the page after submitting', () =>
   });
 
   it('the 去参保人员管理处理 button leads to the persons list', async () => {
-    await page.goto(`${baseUrl}${PAGE}?tab=attendance`);
-    await page.locator('.ant-select').first().click();
-    await page.locator('.ant-select-item-option').first().click();
-    const date = page.getByPlaceholder('请选择日期');
-    await date.click();
-    await date.fill(earliestCoverStart());
-    await date.press('Enter');
+    const { page } = ui;
     const csv = ['姓名,身份证号,手机号,工种', `冯全,${idCard('19930416', 94)},13912340094,配送`, `陈缺,${idCard('19940517', 95)},13912340095,`].join('\n');
-    await page.locator('input[type=file]').setInputFiles({ name: 'attendance.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(2);
-    await page.getByRole('button', { name: '提交投保' }).click();
-    await page.getByTestId('cost-confirm').waitFor({ timeout: 15000 });
-    await page.getByRole('button', { name: '确认并提交投保' }).click();
-    const result = page.getByTestId('attendance-result');
-    await result.waitFor({ timeout: 20000 });
+    await fillAttendance(page, baseUrl, csv, 2);
+    const result = await submitAttendance(page);
     expect(await page.getByTestId('attendance-skipped').locator('tr.ant-table-row').innerText()).toContain('缺少工种');
     await result.getByRole('button', { name: '去参保人员管理处理' }).click();
     await page.waitForURL(/tab=persons/);

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { useSignedInPage } from './session';
 
 const baseUrl = inject('baseUrl');
+const ui = useSignedInPage(baseUrl, { viewport: { width: 1440, height: 900 } });
 const PAGE = '/main/online-insurance/attendance-insurance/insure-person-manage';
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
 
 interface Person {
   id: number;
@@ -17,26 +14,15 @@ interface Person {
   autoStatus: string;
 }
 
-async function person(id: string): Promise<Person> {
-  const r = await fetch(`${baseUrl}/api/insured-persons/${id}`, { headers: auth });
-  return ((await r.json()) as { data: Person }).data;
-}
+const person = (id: string) => ui.get<Person>(`/api/insured-persons/${id}`);
 
 /** The list reloads after each action; give it time on a busy machine. */
 const POLL = { timeout: 15_000 };
 const tagOf = (row: Locator) => row.locator('[data-auto-status]').innerText();
 
 describe('insured person management: automatic-insurance status (spec §3)', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('completes a 信息待完善 person, then stops and restarts automatic insurance, seeing each status in the list', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${PAGE}`);
     const incomplete = page.locator('tr.ant-table-row', { has: page.locator('[data-auto-status="0"]') }).first();
     await incomplete.waitFor();
@@ -79,8 +65,8 @@ describe('insured person management: automatic-insurance status (spec §3)', () 
   });
 
   it('filters the list by status', async () => {
-    const r = await fetch(`${baseUrl}/api/insured-persons?autoStatus=2&pageSize=100`, { headers: auth });
-    const stopped = ((await r.json()) as { data: { total: number } }).data.total;
+    const { page } = ui;
+    const stopped = (await ui.get<{ total: number }>('/api/insured-persons?autoStatus=2&pageSize=100')).total;
     await page.goto(`${baseUrl}${PAGE}`);
     await page.locator('tr.ant-table-row').first().waitFor();
     // The status filter sits in the collapsed part of the search form.

@@ -1,29 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { P, signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { P, useSignedInPage } from './session';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
+const ui = useSignedInPage(baseUrl);
 
-async function accounts(): Promise<Array<{ bankName: string; accountNo: string }>> {
-  const r = await fetch(`${baseUrl}/api/bank-accounts?current=1&pageSize=100`, { headers: auth });
-  return ((await r.json()) as { data: { list: Array<{ bankName: string; accountNo: string }> } }).data.list;
-}
+const accounts = () => ui.get<{ list: Array<{ bankName: string; accountNo: string }> }>('/api/bank-accounts?current=1&pageSize=100').then((d) => d.list);
 
 describe('bank accounts (admin)', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage();
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('adds an account from the dialog after a bad account number is refused', async () => {
+    const { page } = ui;
     const before = await accounts();
     await page.goto(`${baseUrl}${P.bank}`);
     await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();

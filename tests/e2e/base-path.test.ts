@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium';
 import { signInToFirstBusiness } from './session';
 import { startServer, type RunningServer } from '../../src/server/server';
 
@@ -14,7 +14,7 @@ describe('console under a base path', () => {
   beforeAll(async () => {
     const dist = path.resolve(import.meta.dirname, '../../dist');
     server = await startServer({ port: 0, dataDir: 'memory', staticDir: dist, basePath: '/console/', seed: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { useSignedInPage } from './session';
 import { idCard } from '../id-card';
 import { makePng } from '../server/png';
 
 const baseUrl = inject('baseUrl');
+const ui = useSignedInPage(baseUrl, { locale: 'zh-CN' });
 const PM = '/service/service-center/pay-manage';
 
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
 
 async function apiCall<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { ...auth, 'Content-Type': 'application/json' },
+    headers: { ...ui.auth, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await res.json()) as { code: number; data: T; message: string };
@@ -24,20 +20,11 @@ async function apiCall<T>(method: string, path: string, body?: unknown): Promise
 }
 
 /** The Formily item of a form by its label. */
-const item = (label: string) => page.locator('.ant-formily-item', { has: page.locator('.ant-formily-item-label', { hasText: label }) });
+const item = (label: string) => ui.page.locator('.ant-formily-item', { has: ui.page.locator('.ant-formily-item-label', { hasText: label }) });
 
 describe('claim attachments in the browser', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN' });
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('files a claim with a photo and shows the photo in the claim detail', async () => {
+    const { page } = ui;
     // Someone insured from today, so an accident today is inside the cover period.
     const plans = await apiCall<Array<{ value: string }>>('GET', '/api/plans?unit=month');
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());

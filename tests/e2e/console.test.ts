@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
 import { DEMO, P, businessName, chooseBusiness, signIn } from './session';
 
 const baseUrl = inject('baseUrl');
@@ -11,7 +11,7 @@ const pageErrors: string[] = [];
 
 describe('console end to end (headless Chromium against the real gateway)', () => {
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
     page = await browser.newPage({ locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(String(e)));
   });

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, useSignedInPage } from './session';
 import { CM } from './routeList';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
+const ui = useSignedInPage(baseUrl, DESKTOP);
 
 interface Order {
   id: number;
@@ -21,31 +17,19 @@ interface Invoice {
   status: string;
 }
 
-async function get<T>(path: string): Promise<T> {
-  const r = await fetch(`${baseUrl}${path}`, { headers: auth });
-  return ((await r.json()) as { data: T }).data;
-}
-const orders = (q: string) => get<{ list: Order[] }>(`/api/orders?${q}&current=1&pageSize=100`).then((d) => d.list);
+const orders = (q: string) => ui.get<{ list: Order[] }>(`/api/orders?${q}&current=1&pageSize=100`).then((d) => d.list);
 
 /** Opens a detail page and waits until its record is shown (the conditional actions depend on it). */
 async function openOrder(o: Order) {
-  await page.goto(`${baseUrl}${CM}/order-manage/${o.id}`);
-  await page.getByText(o.orderNo, { exact: true }).first().waitFor({ timeout: 20000 });
-  await page.getByRole('button', { name: '返回列表' }).waitFor();
+  await ui.page.goto(`${baseUrl}${CM}/order-manage/${o.id}`);
+  await ui.page.getByText(o.orderNo, { exact: true }).first().waitFor({ timeout: 20000 });
+  await ui.page.getByRole('button', { name: '返回列表' }).waitFor();
 }
-const hasButton = (name: string) => page.getByRole('button', { name, exact: true }).count();
+const hasButton = (name: string) => ui.page.getByRole('button', { name, exact: true }).count();
 
 describe('detail actions appear only when they can succeed', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('an unpaid order offers 去支付 and no 申请开票; a paid uninvoiced one offers 申请开票; an invoiced one neither', async () => {
+    const { page } = ui;
     const [unpaid] = await orders('payStatus=unpaid');
     expect(unpaid).toBeTruthy();
     await openOrder(unpaid);
@@ -70,7 +54,8 @@ describe('detail actions appear only when they can succeed', () => {
   });
 
   it('an issued invoice offers 申请退票; one still being applied for does not', async () => {
-    const list = (await get<{ list: Invoice[] }>('/api/invoices?current=1&pageSize=100')).list;
+    const { page } = ui;
+    const list = (await ui.get<{ list: Invoice[] }>('/api/invoices?current=1&pageSize=100')).list;
     const issued = list.find((i) => i.status === 'issued')!;
     const applying = list.find((i) => i.status === 'applying')!;
     expect(issued && applying).toBeTruthy();

@@ -1,28 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { useSignedInPage } from './session';
 
 const baseUrl = inject('baseUrl');
+const ui = useSignedInPage(baseUrl, { locale: 'zh-CN', acceptDownloads: true });
 
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
 
 describe('list export in the browser', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN', acceptDownloads: true });
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('exports the filtered claims list to an .xlsx holding exactly the filtered rows and the shown columns', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}/service/service-center/pay-manage/pay-apply`);
     await page.locator('.ant-table-row').first().waitFor({ timeout: 20000 });
     // Filter: 状态 = 已拒赔 (no test files a rejected claim, so the filtered rows stay put; in the folded part of the search form).
@@ -31,7 +18,7 @@ describe('list export in the browser', () => {
     await status.locator('.ant-select').click();
     await page.locator('.ant-select-item-option', { hasText: '已拒赔' }).click();
     await page.getByRole('button', { name: /查\s*询/ }).click();
-    const api = (await (await fetch(`${baseUrl}/api/claims?status=rejected&pageSize=100&sortField=createdAt&sortOrder=descend`, { headers: auth })).json()) as {
+    const api = (await (await fetch(`${baseUrl}/api/claims?status=rejected&pageSize=100&sortField=createdAt&sortOrder=descend`, { headers: ui.auth })).json()) as {
       data: { total: number; list: Array<{ claimNo: string }> };
     };
     await expect.poll(() => page.locator('.ant-pagination-total-text').innerText(), { timeout: 20000 }).toContain(String(api.data.total));

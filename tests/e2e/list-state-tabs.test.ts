@@ -1,36 +1,24 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, useSignedInPage } from './session';
 import { CM } from './routeList';
 
 const baseUrl = inject('baseUrl');
+const ui = useSignedInPage(baseUrl, DESKTOP);
 const INVOICES = `${CM}/invoice-manage`;
 
-let browser: Browser;
-let page: Page;
 
-const query = () => Object.fromEntries(new URL(page.url()).searchParams);
-const activeTab = () => page.locator('.ant-tabs-tab-active').innerText();
-const firstCell = () => page.locator('.ant-tabs-tabpane-active .ant-table-row').first().locator('td').first().innerText();
+const query = () => Object.fromEntries(new URL(ui.page.url()).searchParams);
+const activeTab = () => ui.page.locator('.ant-tabs-tab-active').innerText();
+const firstCell = () => ui.page.locator('.ant-tabs-tabpane-active .ant-table-row').first().locator('td').first().innerText();
 
 async function rowsLoaded() {
-  await page.locator('.ant-tabs-tabpane-active .ant-table-row').first().waitFor({ timeout: 20000 });
-  await page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
+  await ui.page.locator('.ant-tabs-tabpane-active .ant-table-row').first().waitFor({ timeout: 20000 });
+  await ui.page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
 }
 
 describe('list state with tabs (发票管理: 发票 / 退票申请)', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page = await context.newPage();
-    await signInToFirstBusiness(page, baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('the refunds tab keeps its tab and sort in the URL across its detail, the invoice detail and Back, and a reload', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${INVOICES}`);
     await rowsLoaded();
     await page.getByRole('tab', { name: '退票申请' }).click();
@@ -68,6 +56,7 @@ describe('list state with tabs (发票管理: 发票 / 退票申请)', () => {
   });
 
   it('the invoices tab leads to the invoice detail, and Back restores its filter and sort', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${INVOICES}?status=issued&sortField=amount&sortOrder=descend&current=1&pageSize=30`);
     await rowsLoaded();
     expect(await activeTab()).toBe('发票');

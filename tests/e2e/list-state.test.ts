@@ -1,37 +1,25 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, useSignedInPage } from './session';
 import { CM, PM } from './routeList';
 
 const baseUrl = inject('baseUrl');
+const ui = useSignedInPage(baseUrl, DESKTOP);
 const ORDERS = `${CM}/order-manage`;
 
-let browser: Browser;
-let page: Page;
 
-const query = () => Object.fromEntries(new URL(page.url()).searchParams);
-const firstOrderNo = () => page.locator('.ant-table-row').first().locator('td').first().innerText();
-const activePage = () => page.locator('.ant-pagination-item-active').innerText();
+const query = () => Object.fromEntries(new URL(ui.page.url()).searchParams);
+const firstOrderNo = () => ui.page.locator('.ant-table-row').first().locator('td').first().innerText();
+const activePage = () => ui.page.locator('.ant-pagination-item-active').innerText();
 
 /** Waits for the list's rows after a navigation or a change (no spinner left). */
 async function rowsLoaded() {
-  await page.locator('.ant-table-row').first().waitFor({ timeout: 20000 });
-  await page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
+  await ui.page.locator('.ant-table-row').first().waitFor({ timeout: 20000 });
+  await ui.page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
 }
 
 describe('list state in the URL', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page = await context.newPage();
-    await signInToFirstBusiness(page, baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('keeps page and sort across a detail and back, and a reload', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${ORDERS}`);
     await rowsLoaded();
     expect(query()).toEqual({}); // the default view keeps a clean URL
@@ -57,6 +45,7 @@ describe('list state in the URL', () => {
   });
 
   it('keeps the search form filters, and 重置 clears them from the URL', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${ORDERS}`);
     await rowsLoaded();
     await page.getByPlaceholder('请输入').nth(1).fill('团体');
@@ -78,6 +67,7 @@ describe('list state in the URL', () => {
   });
 
   it('opens the view a link names: filters (also a date range) in the form, the request and the URL', async () => {
+    const { page } = ui;
     const requests: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/orders') requests.push(r.url());
@@ -98,6 +88,7 @@ describe('list state in the URL', () => {
   });
 
   it('a drawer detail opened from a list keeps the list state when closed', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${PM}/pay-apply?sortField=createdAt&sortOrder=ascend&current=1&pageSize=30`);
     await rowsLoaded();
     await page.locator('.ant-table-row').first().locator('a').first().click();

@@ -1,35 +1,19 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { earliestCoverStart } from '../../src/server/domain/cover';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { P, signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, P, useSignedInPage } from './session';
 import { idCard } from '../id-card';
+import { fillAttendance } from './attendance';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
+const ui = useSignedInPage(baseUrl, DESKTOP);
 
-async function get<T>(path: string): Promise<T> {
-  const r = await fetch(`${baseUrl}${path}`, { headers: auth });
-  return ((await r.json()) as { data: T }).data;
-}
-const due = () => get<{ balance: number; unpaidCount: number; unpaidAmount: number }>('/api/payments/due');
+const due = () => ui.get<{ balance: number; unpaidCount: number; unpaidAmount: number }>('/api/payments/due');
 const money = (n: number) => `¥${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 describe('paying and costs in the browser (prepaid business)', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('pays an unpaid order from its detail page: the order shows 已支付 and the balance drops by its amount', async () => {
+    const { page } = ui;
     const before = await due();
-    const unpaid = await get<{ list: Array<{ id: number; orderNo: string; amount: number }> }>('/api/orders?payStatus=unpaid&pageSize=100');
+    const unpaid = await ui.get<{ list: Array<{ id: number; orderNo: string; amount: number }> }>('/api/orders?payStatus=unpaid&pageSize=100');
     const order = unpaid.list.find((o) => o.amount <= before.balance)!;
     expect(order).toBeTruthy();
 
@@ -54,24 +38,17 @@ describe('paying and costs in the browser (prepaid business)', () => {
     const after = Math.round(before.balance * 100 - order.amount * 100) / 100;
     await expect.poll(() => page.getByTestId('order-balance').innerText()).toContain(money(after));
     await expect(page.getByTestId('order-pay-button').count()).resolves.toBe(0);
-    expect((await get<{ payStatus: string }>(`/api/orders/${order.id}`)).payStatus).toBe('paid');
+    expect((await ui.get<{ payStatus: string }>(`/api/orders/${order.id}`)).payStatus).toBe('paid');
     expect((await due()).balance).toBe(after);
   });
 
   it('shows the cost and asks for confirmation before an attendance submission is charged', async () => {
+    const { page } = ui;
     const before = await due();
-    const batches = () => get<{ total: number }>('/api/insure-batches?pageSize=1').then((d) => d.total);
+    const batches = () => ui.get<{ total: number }>('/api/insure-batches?pageSize=1').then((d) => d.total);
     const batchesBefore = await batches();
-    await page.goto(`${baseUrl}/main/online-insurance/attendance-insurance/insure-person-manage?tab=attendance`);
-    await page.locator('.ant-select').first().click();
-    await page.locator('.ant-select-item-option').first().click();
-    const date = page.getByPlaceholder('请选择日期');
-    await date.click();
-    await date.fill(earliestCoverStart());
-    await date.press('Enter');
     const csv = `姓名,身份证号,手机号,工种\n王芳,${idCard('19900307', 71)},13912345678,仓储分拣\n赵强,${idCard('19880412', 72)},13812345679,配送骑手\n`;
-    await page.locator('input[type=file]').setInputFiles({ name: 'attendance.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(2);
+    await fillAttendance(page, baseUrl, csv, 2);
 
     await page.getByRole('button', { name: '提交投保' }).click();
     const confirm = page.getByTestId('cost-confirm');

@@ -1,35 +1,18 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { P, signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, P, useSignedInPage } from './session';
 import { makeIdCard } from '../id-card';
 
 /** IDs from region 110105, apart from the other browser tests' people. */
 const idCard = (birth: string, seq: number) => makeIdCard('110105', birth, seq);
 const baseUrl = inject('baseUrl');
+const ui = useSignedInPage(baseUrl, { ...DESKTOP, viewport: { width: 1440, height: 1000 } });
 
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
 
-async function batchTotal(): Promise<number> {
-  const r = await fetch(`${baseUrl}/api/insure-batches?current=1&pageSize=1`, { headers: auth });
-  const b = (await r.json()) as { data: { total: number } };
-  return b.data.total;
-}
+const batchTotal = () => ui.get<{ total: number }>('/api/insure-batches?current=1&pageSize=1').then((d) => d.total);
 
 describe('roster typed into the editor (no file)', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 1000 } });
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('checks rows while typing (bad ID, duplicate), keeps them out, then insures after the fix', async () => {
+    const { page } = ui;
     const before = await batchTotal();
     await page.goto(`${baseUrl}${P.roster}`);
     await page.getByTestId('roster-upload').waitFor();

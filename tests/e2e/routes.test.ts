@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
 import { businessName, chooseBusiness, signIn, signInToFirstBusiness } from './session';
 import { CM, CONTENT, FI, M, PM, PUBLIC_ROUTES, firstId as firstIdOf, signedInRoutes } from './routeList';
 
@@ -34,7 +34,7 @@ async function expectPage(path: string, title: string, content = CONTENT) {
 
 describe('every route of the specification in Chromium', () => {
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
     context = await browser.newContext({ locale: 'zh-CN' });
     page = await context.newPage();
     watch(page);

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium';
 import { tour } from './tour';
 
 const baseUrl = inject('baseUrl');
@@ -21,7 +21,7 @@ let browser: Browser;
  */
 describe('screenshots of every route', () => {
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

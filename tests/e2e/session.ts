@@ -1,4 +1,6 @@
-import type { Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
 
 export const DEMO = { phone: '13800000000', password: 'demo1234' };
 /** The demo business the tests work in: prepaid, the demo user is its admin, it has the attendance pack. */
@@ -53,4 +55,41 @@ export async function signInToFirstBusiness(page: Page, origin: string): Promise
   const [token, company] = await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('companyId')]);
   if (!token || !company) throw new Error('signed in but token/companyId are not in localStorage');
   return { Authorization: `Bearer ${token}`, 'X-Company-Id': company };
+}
+
+/** The page most browser tests use: a desktop window in Chinese. */
+export const DESKTOP: BrowserContextOptions = { locale: 'zh-CN', viewport: { width: 1440, height: 900 } };
+
+export interface SignedInPage {
+  /** The page, signed in to the demo business (from beforeAll on). */
+  page: Page;
+  /** The headers the console sends to the gateway. */
+  auth: Record<string, string>;
+  /** GET from the gateway as the console does; the response's `data`. */
+  get<T>(path: string): Promise<T>;
+}
+
+/**
+ * For a test file (or describe block): Chromium with one page made with `options`, signed in to the
+ * demo business before its tests (signInToFirstBusiness); the browser is closed after them.
+ */
+export function useSignedInPage(origin: string, options: BrowserContextOptions = {}): SignedInPage {
+  let browser: Browser | undefined;
+  const ui: SignedInPage = {
+    page: undefined as unknown as Page,
+    auth: {},
+    async get<T>(path: string): Promise<T> {
+      const r = await fetch(`${origin}${path}`, { headers: ui.auth });
+      return ((await r.json()) as { data: T }).data;
+    },
+  };
+  beforeAll(async () => {
+    browser = await launchChromium();
+    ui.page = await browser.newPage(options);
+    ui.auth = await signInToFirstBusiness(ui.page, origin);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return ui;
 }

@@ -1,53 +1,34 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { P, signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, P, useSignedInPage } from './session';
 import { idCard } from '../id-card';
 
 const baseUrl = inject('baseUrl');
+const ui = useSignedInPage(baseUrl, { ...DESKTOP, viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
 
 const broken = (id: string) => `${id.slice(0, 17)}${id.endsWith('1') ? '2' : '1'}`;
 
-let browser: Browser;
-let page: Page;
-let auth: Record<string, string>;
-
-async function api<T>(path: string): Promise<T> {
-  const r = await fetch(`${baseUrl}${path}`, { headers: auth });
-  return ((await r.json()) as { data: T }).data;
-}
-
 async function openUploadPage(): Promise<string> {
-  await page.goto(`${baseUrl}${P.roster}`);
-  await page.getByTestId('roster-upload').waitFor();
-  await page.getByTestId('plan-select').click();
-  const option = page.locator('.ant-select-item-option').first();
+  await ui.page.goto(`${baseUrl}${P.roster}`);
+  await ui.page.getByTestId('roster-upload').waitFor();
+  await ui.page.getByTestId('plan-select').click();
+  const option = ui.page.locator('.ant-select-item-option').first();
   const plan = (await option.getAttribute('title')) ?? '';
   await option.click();
   return plan;
 }
 
 async function rowValues(): Promise<string[][]> {
-  return page.getByTestId('roster-row').evaluateAll((rows) =>
+  return ui.page.getByTestId('roster-row').evaluateAll((rows) =>
     rows.map((r) => [...r.querySelectorAll('input')].map((i) => (i as HTMLInputElement).value)),
   );
 }
 
 describe('roster upload in the browser', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-    auth = await signInToFirstBusiness(page, baseUrl);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('template → filled .xlsx with one bad row → preview → fix in the editor → confirm with the cost → historical form → original file', async () => {
+    const { page } = ui;
     await openUploadPage();
 
     // The template, as the user downloads it.
@@ -83,7 +64,7 @@ describe('roster upload in the browser', () => {
     await expect.poll(() => page.getByRole('tab', { name: /有效 3/ }).count()).toBe(1);
 
     // Cost dialog, then charge.
-    const quoteBefore = await api<{ balance: number }>(`/api/insure-uploads/quote?planName=${encodeURIComponent((await api<Array<{ value: string }>>('/api/plans?unit=month'))[0].value)}&startDate=${(await api<{ earliestStartDate: string }>('/api/insure-uploads/config')).earliestStartDate}&people=1`);
+    const quoteBefore = await ui.get<{ balance: number }>(`/api/insure-uploads/quote?planName=${encodeURIComponent((await ui.get<Array<{ value: string }>>('/api/plans?unit=month'))[0].value)}&startDate=${(await ui.get<{ earliestStartDate: string }>('/api/insure-uploads/config')).earliestStartDate}&people=1`);
     await page.getByRole('button', { name: /确认投保（3 人）/ }).click();
     const breakdown = page.getByTestId('cost-breakdown');
     await breakdown.waitFor();
@@ -101,7 +82,7 @@ describe('roster upload in the browser', () => {
     expect(await page.locator('.ant-descriptions').first().innerText()).toContain('上传文件');
     await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count(), { timeout: 15_000 }).toBe(3);
     expect(await page.locator('.ant-table-tbody').innerText()).toContain('林雪梅');
-    const quoteAfter = await api<{ balance: number }>(`/api/insure-uploads/quote?planName=${encodeURIComponent((await api<Array<{ value: string }>>('/api/plans?unit=month'))[0].value)}&startDate=${(await api<{ earliestStartDate: string }>('/api/insure-uploads/config')).earliestStartDate}&people=1`);
+    const quoteAfter = await ui.get<{ balance: number }>(`/api/insure-uploads/quote?planName=${encodeURIComponent((await ui.get<Array<{ value: string }>>('/api/plans?unit=month'))[0].value)}&startDate=${(await ui.get<{ earliestStartDate: string }>('/api/insure-uploads/config')).earliestStartDate}&people=1`);
     expect(Math.round((quoteBefore.balance - quoteAfter.balance) * 100)).toBe(Math.round(total * 100));
 
     // The original file downloads again, byte for byte.
@@ -111,11 +92,12 @@ describe('roster upload in the browser', () => {
 
     // The form is in the history list, and its row leads back to this detail.
     await page.goto(`${baseUrl}${P.historyForms}`);
-    const batch = await api<{ batchNo: string }>(`/api/insure-batches/${batchId}`);
+    const batch = await ui.get<{ batchNo: string }>(`/api/insure-batches/${batchId}`);
     await expect.poll(() => page.locator('.ant-table-tbody').innerText(), { timeout: 15_000 }).toContain(batch.batchNo);
   });
 
   it('imports a GBK CSV saved by Excel on Chinese Windows with correct names', async () => {
+    const { page } = ui;
     await openUploadPage();
     const a = idCard('19880101', 41);
     const b = idCard('19870202', 42);
@@ -131,6 +113,7 @@ describe('roster upload in the browser', () => {
   });
 
   it('refuses an .exe renamed .xlsx with a Chinese message', async () => {
+    const { page } = ui;
     await openUploadPage();
     const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(58), Buffer.from([0x80, 0, 0, 0]), Buffer.alloc(64), Buffer.from('PE\0\0'), Buffer.alloc(400)]);
     await page.locator('input[type=file]').setInputFiles({ name: '名单.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: exe });

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
-import { P, signInToFirstBusiness } from './session';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DESKTOP, P, useSignedInPage } from './session';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-let page: Page;
+const ui = useSignedInPage(baseUrl, DESKTOP);
 
 const yuan = (s: string) => Math.round(Number(s.replace(/[¥,\s]/g, '')) * 100);
 
@@ -35,16 +33,8 @@ async function amountSum(p: Page): Promise<number> {
 }
 
 describe('workbench', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-    page = await browser.newPage({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
-    await signInToFirstBusiness(page, baseUrl);
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it('shows the charts and the to-do list', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${P.home}`);
     await page.getByTestId('todos').waitFor();
     await page.locator('[data-testid=chart-trend] canvas').waitFor({ timeout: 20000 });
@@ -54,6 +44,7 @@ describe('workbench', () => {
   });
 
   it('every number equals the total of the list it links to', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${P.home}`);
     await page.getByTestId('todos').waitFor();
     const links = await page.locator('[data-testid^=wb-link-]').evaluateAll((as) =>
@@ -89,6 +80,7 @@ describe('workbench', () => {
   });
 
   it('each plan’s premium equals the sum of the orders it links to', async () => {
+    const { page } = ui;
     await page.goto(`${baseUrl}${P.home}`);
     const plans = page.locator('[data-testid=chart-plans] [data-testid=metric-item]');
     await plans.first().waitFor();

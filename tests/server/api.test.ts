@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIZ_ADMIN, BIZ_OPERATOR, BIZ_OTHER, DEMO, boot, makeIdCard, type Client } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { BIZ_ADMIN, BIZ_OPERATOR, BIZ_OTHER, DEMO, makeIdCard, useGateway } from './helpers.ts';
 import { isValidIdCard } from '../../src/server/util.ts';
 
-let c: Client;
-
-beforeAll(async () => {
-  c = await boot();
-  await c.login();
-}, 60000);
-
-afterAll(async () => {
-  await c?.server.close();
-});
+const c = useGateway();
 
 async function count(table: string, biz: string): Promise<number> {
   const rows = await c.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1`, [biz]);

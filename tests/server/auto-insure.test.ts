@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIZ_ADMIN, BIZ_OPERATOR, BIZ_OTHER, boot, makeIdCard, type Client } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { BIZ_ADMIN, BIZ_OPERATOR, BIZ_OTHER, makeIdCard, useGateway } from './helpers.ts';
 import { infoProblem, missingInfo } from '../../src/shared/auto-insure.ts';
 import { earliestCoverStart } from '../../src/server/domain/cover.ts';
 
@@ -12,16 +12,8 @@ interface Person {
   auto_status: string;
 }
 
-let c: Client;
+const c = useGateway({}, 120_000);
 const today = earliestCoverStart();
-
-beforeAll(async () => {
-  c = await boot();
-  await c.login();
-}, 120_000);
-afterAll(async () => {
-  await c?.server.close();
-});
 
 const persons = (biz: string, where = 'true', params: unknown[] = []) =>
   c.server.db.query<Person>(

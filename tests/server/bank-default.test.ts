@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/db.ts';
+import { describe, expect, it } from 'vitest';
 import { addBankAccount, setDefaultBank } from '../../src/server/domain/bank.ts';
 import { hashRequest, withIdempotency } from '../../src/server/domain/idempotency.ts';
-import { count, makeBusiness, settleDomain, targets } from './money-helpers.ts';
+import { count, makeBusiness, settleDomain, targets, useTargetDb } from './money-helpers.ts';
 
 const account = (i: number) => ({ accountName: '测试企业', bankName: '中国银行', accountNo: `62166101${String(i).padStart(8, '0')}`, isDefault: true });
 
 for (const t of targets()) {
   describe(`default bank account under parallel writes inside the route's transaction (${t.name})`, () => {
-    let db: Db;
-    beforeAll(async () => {
-      db = await t.open();
-    }, 120_000);
-    afterAll(async () => {
-      await db?.close();
-    });
+    const db = useTargetDb(t);
 
     it('10 parallel "add as default", each in its own request transaction with an idempotency record: all stored, one default', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });

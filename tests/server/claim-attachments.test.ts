@@ -1,43 +1,25 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIZ_ADMIN, BIZ_OPERATOR, BIZ_OTHER, boot, makeIdCard, type Client } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { BIZ_ADMIN, BIZ_OPERATOR, BIZ_OTHER, makeIdCard, useFilesDir, useGateway } from './helpers.ts';
 import { makePdf, makePng } from './png.ts';
 import { CLAIM_ATTACHMENT_MAX_BYTES, CLAIM_ATTACHMENT_MAX_COUNT } from '../../src/shared/attachments.ts';
 import claimEntity from '../../schemas/entities/claim.json' with { type: 'json' };
 
-let c: Client;
-let filesDir: string;
-let origin: string;
-const savedFilesDir = process.env.FILES_DIR;
-
-beforeAll(async () => {
-  filesDir = mkdtempSync(join(tmpdir(), 'claim-files-'));
-  process.env.FILES_DIR = filesDir;
-  c = await boot();
-  await c.login();
-  origin = c.server.url.replace(/\/$/, '');
-}, 60000);
-
-afterAll(async () => {
-  await c?.server.close();
-  if (savedFilesDir === undefined) delete process.env.FILES_DIR;
-  else process.env.FILES_DIR = savedFilesDir;
-  rmSync(filesDir, { recursive: true, force: true });
-});
+const files = useFilesDir('claim-files-'); // before the gateway, which stores files there
+const c = useGateway();
 
 async function upload(name: string, bytes: Buffer, opts: { biz?: string; type?: string; key?: string } = {}) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type: opts.type ?? 'application/octet-stream' }), name);
   const headers: Record<string, string> = { authorization: `Bearer ${c.token}`, 'x-company-id': opts.biz ?? BIZ_ADMIN };
   if (opts.key) headers['idempotency-key'] = opts.key;
-  const res = await fetch(`${origin}/api/claim-attachments`, { method: 'POST', headers, body: form });
+  const res = await fetch(`${c.origin}/api/claim-attachments`, { method: 'POST', headers, body: form });
   return { status: res.status, body: (await res.json()) as any };
 }
 
 async function content(id: number, biz = BIZ_ADMIN, query = '') {
-  return fetch(`${origin}/api/claim-attachments/${id}/content${query}`, {
+  return fetch(`${c.origin}/api/claim-attachments/${id}/content${query}`, {
     headers: { authorization: `Bearer ${c.token}`, 'x-company-id': biz },
   });
 }
@@ -51,7 +33,7 @@ function storedFiles(): string[] {
       else out.push(p);
     }
   };
-  walk(filesDir);
+  walk(files.dir);
   return out;
 }
 
@@ -81,7 +63,7 @@ describe('claim attachments: upload and checks', () => {
     const [row] = await c.server.db.query<any>('SELECT * FROM claim_attachments WHERE id = $1', [r.body.data.id]);
     expect(row).toMatchObject({ business_id: BIZ_ADMIN, claim_id: null, file_name: '事故现场.PNG', ext: 'png', mime: 'image/png', size_bytes: png.length });
     expect(row.storage_key).toMatch(/^claims\/B10001\/\d{4}\/\d{2}\/[0-9a-f]{32}\.png$/);
-    expect(readFileSync(join(filesDir, row.storage_key)).equals(png)).toBe(true);
+    expect(readFileSync(join(files.dir, row.storage_key)).equals(png)).toBe(true);
   });
 
   it('refuses a renamed .exe, HTML saved as .png, SVG, other types and names without an extension; nothing is stored', async () => {
@@ -240,6 +222,6 @@ describe('claim attachments: a claim links them in its transaction', () => {
     const del = await c.call('DELETE', `/api/claim-attachments/${a.id}`);
     expect(del.status).toBe(200);
     expect((await c.server.db.query('SELECT id FROM claim_attachments WHERE id = $1', [a.id])).length).toBe(0);
-    expect(() => statSync(join(filesDir, row.storage_key))).toThrow();
+    expect(() => statSync(join(files.dir, row.storage_key))).toThrow();
   });
 });

@@ -1,22 +1,11 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIZ_ADMIN, BIZ_OTHER, boot, type Client } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { BIZ_ADMIN, BIZ_OTHER, useGateway } from './helpers.ts';
 
-let c: Client;
-let origin: string;
-
-beforeAll(async () => {
-  c = await boot();
-  await c.login();
-  origin = c.server.url.replace(/\/$/, '');
-}, 60000);
-
-afterAll(async () => {
-  await c?.server.close();
-});
+const c = useGateway();
 
 async function download(path: string, biz = BIZ_ADMIN) {
-  const res = await fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${c.token}`, 'x-company-id': biz } });
+  const res = await fetch(`${c.origin}${path}`, { headers: { authorization: `Bearer ${c.token}`, 'x-company-id': biz } });
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { earliestCoverStart } from '../../src/server/domain/index.ts';
-import { BIZ_ADMIN, boot, makeIdCard, type Client } from './helpers.ts';
+import { BIZ_ADMIN, makeIdCard, useGateway } from './helpers.ts';
 
 /** The money rules as the console meets them: through the HTTP API of the real gateway. */
-let c: Client;
+const c = useGateway();
 const PLAN = '雇主责任险·标准版（60万）'; // ¥45 per person-month, roster cover 12 months
 // The first day cover may start (business time zone and cut-off; src/server/domain/cover.ts).
 const today = () => earliestCoverStart();
@@ -15,15 +15,6 @@ async function one<T>(sql: string, params: unknown[]): Promise<T> {
 }
 const balance = () => one<number>('SELECT balance_cents::float8 AS v FROM businesses WHERE id = $1', [BIZ_ADMIN]);
 const batches = () => one<number>('SELECT count(*)::int AS v FROM insure_batches WHERE business_id = $1', [BIZ_ADMIN]);
-
-beforeAll(async () => {
-  c = await boot({ seed: true });
-  await c.login();
-}, 60000);
-
-afterAll(async () => {
-  await c?.server.close();
-});
 
 describe('roster writes through the API', () => {
   it('refuses cover that would start in the past, storing nothing', async () => {

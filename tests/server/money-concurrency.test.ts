@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/db.ts';
+import { describe, expect, it } from 'vitest';
 import { applyInvoice, issueInvoice } from '../../src/server/domain/invoice.ts';
 import { createClaim } from '../../src/server/domain/cover.ts';
 import { applyRefund } from '../../src/server/domain/refund.ts';
@@ -8,7 +7,7 @@ import { hashRequest, withIdempotency } from '../../src/server/domain/idempotenc
 import { createInsuranceBatch, type InsuranceBatchResult } from '../../src/server/domain/insure.ts';
 import { DevPaymentProvider, monthlyStatement, payOrder } from '../../src/server/domain/payment.ts';
 import { addDays, localParts } from '../../src/server/domain/util.ts';
-import { INV, balanceOf, count, ledgerSum, makeBusiness, paidOrder, people, PG_URL, settleDomain, shuffle, targets, today } from './money-helpers.ts';
+import { INV, balanceOf, count, ledgerSum, makeBusiness, paidOrder, people, PG_URL, settleDomain, shuffle, targets, today, useTargetDb } from './money-helpers.ts';
 
 const ROSTER = 'employer-std-60w';
 
@@ -22,13 +21,7 @@ if (!PG_URL && !process.env.CI) it.skip('PostgreSQL concurrency suite (TEST_DATA
 
 for (const t of targets()) {
   describe(`concurrent money writes (${t.name})`, () => {
-    let db: Db;
-    beforeAll(async () => {
-      db = await t.open();
-    }, 120_000);
-    afterAll(async () => {
-      await db?.close();
-    });
+    const db = useTargetDb(t);
 
     it('20 parallel ¥500 refunds against a ¥1,634 invoice: exactly 3 succeed', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'prepaid' });

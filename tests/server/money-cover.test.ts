@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/db.ts';
+import { describe, expect, it } from 'vitest';
 import { checkClaimCover, coverStartError, createClaim, earliestCoverStart } from '../../src/server/domain/cover.ts';
 import { createInsuranceBatch } from '../../src/server/domain/insure.ts';
 import { addDays, fmtYuan } from '../../src/server/domain/util.ts';
-import { count, makeBusiness, people, targets, today } from './money-helpers.ts';
+import { count, makeBusiness, people, targets, today, useTargetDb } from './money-helpers.ts';
 
 // 2026-11-23 in Shanghai (UTC+8): 09:30 and 17:30 local.
 const MORNING = new Date('2026-11-23T01:30:00Z');
@@ -29,13 +28,7 @@ describe('cover start rules (pure)', () => {
 
 for (const t of targets()) {
   describe(`cover and claims (${t.name})`, () => {
-    let db: Db;
-    beforeAll(async () => {
-      db = await t.open();
-    }, 120_000);
-    afterAll(async () => {
-      await db?.close();
-    });
+    const db = useTargetDb(t);
 
     it('roster and attendance refuse past start dates and store nothing', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });

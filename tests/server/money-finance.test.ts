@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { applyInvoice, issueInvoice, rejectInvoice } from '../../src/server/domain/invoice.ts';
 import { applyRefund, rejectRefund } from '../../src/server/domain/refund.ts';
 import { addBankAccount, deleteBankAccount, setDefaultBank } from '../../src/server/domain/bank.ts';
 import { hashRequest, purgeIdempotencyKeys, withIdempotency } from '../../src/server/domain/idempotency.ts';
 import { createInsuranceBatch } from '../../src/server/domain/insure.ts';
-import { INV, balanceOf, count, makeBusiness, paidOrder, people, targets, today } from './money-helpers.ts';
+import { INV, balanceOf, count, makeBusiness, paidOrder, people, targets, today, useTargetDb } from './money-helpers.ts';
 
 
 for (const t of targets()) {
   describe(`invoices, refunds, bank accounts, idempotency (${t.name})`, () => {
-    let db: Db;
-    beforeAll(async () => {
-      db = await t.open();
-    }, 120_000);
-    afterAll(async () => {
-      await db?.close();
-    });
+    const db = useTargetDb(t);
 
     it('an invoice sums its paid orders; an order is invoiced once until the invoice is rejected', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });

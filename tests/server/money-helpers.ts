@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { openPglite, openPostgres, type Db } from '../../src/server/db.ts';
 import { resolve } from 'node:path';
 import { migrateAll } from '../../src/server/server.ts';
@@ -61,6 +62,32 @@ export function targets(): Target[] {
 
 export function pgTarget(): Target | undefined {
   return targets().find((t) => t.name === 'postgres');
+}
+
+/**
+ * For a describe block: the target's prepared database, opened before its tests and closed after them.
+ * What it returns forwards to that database, so tests hold it like a Db from the start.
+ */
+export function useTargetDb(t: Target): Db {
+  let opened: Db | undefined;
+  const db = (): Db => {
+    if (!opened) throw new Error(`the ${t.name} database opens in beforeAll: use it inside a test`);
+    return opened;
+  };
+  beforeAll(async () => {
+    opened = await t.open();
+  }, 120_000);
+  afterAll(async () => {
+    await opened?.close();
+  });
+  return {
+    get driver() {
+      return db().driver;
+    },
+    query: (sql, params, opts) => db().query(sql, params, opts),
+    tx: (fn) => db().tx(fn),
+    close: () => db().close(),
+  };
 }
 
 let bizSeq = 0;

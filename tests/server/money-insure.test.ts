@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { createInsuranceBatch } from '../../src/server/domain/insure.ts';
 import { quoteInsurance } from '../../src/server/domain/quote.ts';
 import { DevPaymentProvider, monthlyStatement, payOrder, confirmProviderPayment, type PaymentProvider } from '../../src/server/domain/payment.ts';
 import { addDays, localParts } from '../../src/server/domain/util.ts';
-import { balanceOf, count, ledgerSum, makeBusiness, people, targets, today } from './money-helpers.ts';
+import { balanceOf, count, ledgerSum, makeBusiness, people, targets, today, useTargetDb } from './money-helpers.ts';
 
 const ROSTER = 'employer-std-60w'; // 45.00 yuan per person-month
 const DAY_PLAN = 'flex-day'; // 3.50 yuan per person-day
@@ -24,13 +24,7 @@ async function counts(db: Db, businessId: string) {
 
 for (const t of targets()) {
   describe(`insurance batches and payment (${t.name})`, () => {
-    let db: Db;
-    beforeAll(async () => {
-      db = await t.open();
-    }, 120_000);
-    afterAll(async () => {
-      await db?.close();
-    });
+    const db = useTargetDb(t);
 
     it('prepaid with enough balance: paid order, balance down by people × 12 × price, ledger matches', async () => {
       const start = 1_000_000_00;

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { applyInvoice, rejectInvoice } from '../../src/server/domain/invoice.ts';
 import { backfillMoney } from '../../src/server/domain/ddl.ts';
-import { INV, makeBusiness, paidOrder, targets } from './money-helpers.ts';
+import { INV, makeBusiness, paidOrder, targets, useTargetDb } from './money-helpers.ts';
 
 const invoiced = async (db: Db, no: string) => (await db.query<{ invoiced: boolean }>('SELECT invoiced FROM orders WHERE order_no = $1', [no]))[0].invoiced;
 
 for (const t of targets()) {
   describe(`orders.invoiced follows the order's active invoice (${t.name})`, () => {
-    let db: Db;
-    beforeAll(async () => {
-      db = await t.open();
-    }, 120_000);
-    afterAll(async () => {
-      await db?.close();
-    });
+    const db = useTargetDb(t);
 
     it('set by an invoice application, cleared when the invoice is rejected, restored by the backfill', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });

@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boot, type Client } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { useGateway } from './helpers.ts';
 
-let c: Client;
-
-beforeAll(async () => {
-  c = await boot({ seed: true });
-  await c.login();
-}, 60000);
-
-afterAll(async () => {
-  await c?.server.close();
-});
+const c = useGateway();
 
 describe('content service', () => {
   it('serves the claim notice and the agreement from content/, before sign-in too', async () => {

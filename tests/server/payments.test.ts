@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { earliestCoverStart } from '../../src/server/domain/index.ts';
-import { BIZ_ADMIN, BIZ_OPERATOR, boot, makeIdCard, type Client } from './helpers.ts';
+import { BIZ_ADMIN, BIZ_OPERATOR, makeIdCard, useGateway } from './helpers.ts';
 
 /** Paying orders, quotes, statements and the workbench numbers through the real gateway. */
-let c: Client;
+const c = useGateway();
 
 async function one<T>(sql: string, params: unknown[]): Promise<T> {
   return (await c.server.db.query<{ v: T }>(sql, params))[0].v;
@@ -25,15 +25,6 @@ async function unpaidOrder(biz: string, amountCents: number): Promise<{ id: numb
   );
   return { id: r.id, orderNo };
 }
-
-beforeAll(async () => {
-  c = await boot({ seed: true });
-  await c.login();
-}, 60000);
-
-afterAll(async () => {
-  await c?.server.close();
-});
 
 describe('paying an order', () => {
   it('prepaid: pays from the balance once, with a payment and a ledger row; a replay charges nothing more', async () => {

@@ -1,17 +1,11 @@
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from './helpers.ts';
-import { bootWithFiles, count, makeIdCard, monthPlan, START, upload, waitParsed } from './upload-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { count, makeIdCard, monthPlan, START, upload, useUploadGateway, waitParsed } from './upload-helpers.ts';
 
-let c: Client & { filesDir: string };
+const c = useUploadGateway();
 let plan: string;
-
 beforeAll(async () => {
-  c = await bootWithFiles();
   plan = await monthPlan(c);
-}, 120_000);
-afterAll(async () => {
-  await c?.server.close();
 });
 
 const uploads = () => count(c, 'SELECT 1 FROM insure_uploads');

@@ -1,19 +1,13 @@
 import ExcelJS from 'exceljs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { earliestCoverStart } from '../../src/server/domain/cover.ts';
-import { BIZ_ADMIN, boot, makeIdCard, type Client, type Res } from './helpers.ts';
+import { BIZ_ADMIN, makeIdCard, toRes, useFilesDir, useGateway, type Client, type Res } from './helpers.ts';
 
 export { makeIdCard };
 
-/** A gateway with demo data whose stored files go to a fresh temporary directory. */
-export async function bootWithFiles(): Promise<Client & { filesDir: string }> {
-  const filesDir = mkdtempSync(join(tmpdir(), 'upload-files-'));
-  process.env.FILES_DIR = filesDir;
-  const c = await boot();
-  await c.login();
-  return Object.assign(c, { filesDir });
+/** For an upload test file: a signed-in gateway with demo data whose stored files go to a fresh temporary directory. */
+export function useUploadGateway(): Client & { readonly filesDir: string } {
+  const files = useFilesDir('upload-files-');
+  return Object.defineProperty(useGateway({}, 120_000), 'filesDir', { get: () => files.dir }) as Client & { readonly filesDir: string };
 }
 
 export const START = () => earliestCoverStart();
@@ -33,20 +27,12 @@ export async function upload(
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   if (file) fd.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-  const origin = c.server.url.replace(/\/$/, '');
-  const res = await fetch(`${origin}/api/insure-uploads`, {
+  const res = await fetch(`${c.origin}/api/insure-uploads`, {
     method: 'POST',
     headers: { authorization: `Bearer ${c.token}`, 'x-company-id': BIZ_ADMIN, ...headers },
     body: fd,
   });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body, headers: res.headers };
+  return toRes(res);
 }
 
 /** Polls the upload until its parse has finished; returns the final status view. */
@@ -74,8 +60,7 @@ export async function waitConfirmed(c: Client, id: number, seen: any[] = [], biz
 
 /** GET a binary response. */
 export async function getBytes(c: Client, path: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
-  const origin = c.server.url.replace(/\/$/, '');
-  const res = await fetch(origin + path, { headers: { authorization: `Bearer ${c.token}`, 'x-company-id': BIZ_ADMIN } });
+  const res = await fetch(c.origin + path, { headers: { authorization: `Bearer ${c.token}`, 'x-company-id': BIZ_ADMIN } });
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
 }
 

@@ -1,19 +1,13 @@
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from './helpers.ts';
-import { balanceCents, bootWithFiles, count, getBytes, makeIdCard, monthPlan, rosterXlsx, START, upload, waitConfirmed, waitParsed } from './upload-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { balanceCents, count, getBytes, makeIdCard, monthPlan, rosterXlsx, START, upload, useUploadGateway, waitConfirmed, waitParsed } from './upload-helpers.ts';
 
-let c: Client & { filesDir: string };
+const c = useUploadGateway();
 let plan: string;
-
 beforeAll(async () => {
-  c = await bootWithFiles();
   plan = await monthPlan(c);
-}, 120_000);
-afterAll(async () => {
-  await c?.server.close();
 });
 
 const id = (seq: number) => makeIdCard('320102', '19880512', seq);

@@ -1,25 +1,11 @@
 // @vitest-environment jsdom
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ProColumns } from '@ant-design/pro-components';
 import { ConsoleTable } from '../../src/runtime/table';
+import { useAntdDom } from './dom';
 
-beforeAll(() => {
-  // antd's responsive helpers need matchMedia and ResizeObserver, which jsdom lacks.
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    value: (query: string) => ({ matches: false, media: query, onchange: null, addListener: () => {}, removeListener: () => {}, addEventListener: () => {}, removeEventListener: () => {}, dispatchEvent: () => false }),
-  });
-  if (!('ResizeObserver' in window)) {
-    class ResizeObserverStub {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    }
-    Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
-  }
-});
-afterEach(() => cleanup());
+useAntdDom();
 
 interface Row {
   id: number;

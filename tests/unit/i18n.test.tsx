@@ -1,22 +1,14 @@
 // @vitest-environment jsdom
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterAll, describe, expect, it } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { ConsoleTable, PAGINATION_LABELS } from '../../src/runtime/table';
 import { currentLanguage, DEFAULT_LANGUAGE, i18n, LANGUAGES, paginationLabels, setLanguage } from '../../src/runtime/i18n';
 import zhCN from '../../src/runtime/i18n/zh-CN';
 import enUS from '../../src/runtime/i18n/en-US';
 import { errorLine } from '../../src/runtime/fieldErrors';
+import { useAntdDom } from './dom';
 
-beforeAll(() => {
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    value: (query: string) => ({ matches: false, media: query, onchange: null, addListener: () => {}, removeListener: () => {}, addEventListener: () => {}, removeEventListener: () => {}, dispatchEvent: () => false }),
-  });
-  if (!('ResizeObserver' in window)) {
-    Object.defineProperty(window, 'ResizeObserver', { writable: true, value: class { observe() {} unobserve() {} disconnect() {} } });
-  }
-});
-afterEach(() => cleanup());
+useAntdDom();
 afterAll(async () => {
   await setLanguage('zh-CN');
 });
