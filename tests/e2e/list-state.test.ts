@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { DESKTOP, useSignedInPage } from './session';
-import { CM, PM } from './routeList';
+import { CM, M, PM } from './routeList';
 
 const baseUrl = inject('baseUrl');
 const ui = useSignedInPage(baseUrl, DESKTOP);
@@ -97,5 +97,35 @@ describe('list state in the URL', () => {
     await page.locator('.ant-drawer-close').click();
     await expect.poll(() => query().id).toBeUndefined();
     expect(query()).toMatchObject({ sortField: 'createdAt', sortOrder: 'ascend', current: '1' });
+  });
+});
+
+describe('a filter picked from a list of the gateway', () => {
+  it('保险方案 on the insurance records is a select of the plans on sale, and lists only that plan', async () => {
+    const { page } = ui;
+    const plans = await ui.get<Array<{ value: string; label: string }>>('/api/plans');
+    const first = await ui.get<{ list: Array<{ planName: string }> }>('/api/insure-records?current=1&pageSize=1');
+    const plan = plans.find((p) => p.value === first.list[0].planName)!;
+    expect(plan).toBeTruthy();
+    const expected = await ui.get<{ total: number }>(`/api/insure-records?current=1&pageSize=1&planName=${encodeURIComponent(plan.value)}`);
+
+    await page.goto(`${baseUrl}${M}/insured-record`);
+    await rowsLoaded();
+    const item = page.locator('.ant-pro-query-filter .ant-form-item', { hasText: '保险方案' });
+    if (!(await item.isVisible())) await page.locator('.ant-pro-query-filter').getByText('展开').click(); // the third filter is folded at first
+    await item.locator('.ant-select').click();
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await expect.poll(() => options.count()).toBe(plans.length);
+    await options.filter({ hasText: plan.label }).click();
+    await page.getByRole('button', { name: '查询' }).click();
+    await expect.poll(query).toMatchObject({ planName: plan.value, current: '1' });
+    await rowsLoaded();
+
+    const headers = await page.locator('.ant-table-thead th').allInnerTexts();
+    const col = headers.findIndex((h) => h.trim() === '保险方案') + 1;
+    const cells = await page.locator(`.ant-table-row td:nth-child(${col})`).allInnerTexts();
+    expect(cells.length).toBe(Math.min(expected.total, 30));
+    for (const c of cells) expect(c.trim()).toBe(plan.value); // the stored name, not the option's label with its price
+    await expect.poll(() => page.locator('.ant-pagination-total-text').innerText()).toContain(String(expected.total));
   });
 });
