@@ -200,11 +200,17 @@ export async function createInsuranceBatch(
     );
 
     // The persons are locked now, so a batch racing for the same people sees our records after we commit.
+    // One index probe per person (the LATERAL … LIMIT 1 keeps the planner from turning 5,000 ids into a
+    // scan of the business's records, whose cost would grow with every batch ever stored).
     const dup = await tx.query<{ id_card: string; person_name: string }>(
-      `SELECT DISTINCT id_card, person_name FROM insure_records
-        WHERE business_id = $1 AND id_card = ANY($2::text[]) AND (plan_id = $3 OR (plan_id IS NULL AND plan_name = $4))
-          AND status IN ('effective','pending') AND effective_date <= $6::date AND expiry_date >= $5::date
-        ORDER BY id_card LIMIT 20`,
+      `SELECT c.id_card, r.person_name
+         FROM unnest($2::text[]) WITH ORDINALITY AS c(id_card, n)
+         CROSS JOIN LATERAL (
+           SELECT person_name FROM insure_records
+            WHERE business_id = $1 AND id_card = c.id_card AND (plan_id = $3 OR (plan_id IS NULL AND plan_name = $4))
+              AND status IN ('effective','pending') AND effective_date <= $6::date AND expiry_date >= $5::date
+            LIMIT 1) r
+        ORDER BY c.n LIMIT 20`,
       [biz.businessId, cards, plan.id, plan.name, input.startDate, endDate],
     );
     if (dup.length) {

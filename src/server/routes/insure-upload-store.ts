@@ -173,12 +173,20 @@ export async function coveredIdCards(
   idCards?: string[],
 ): Promise<Set<string>> {
   const { endDate } = coverPeriod('roster', startDate);
-  const rows = await q.query<{ id_card: string }>(
-    `SELECT DISTINCT upper(id_card) AS id_card FROM insure_records
-      WHERE business_id = $1 AND (plan_id = $2 OR (plan_id IS NULL AND plan_name = $3))
-        AND status IN ('effective','pending') AND effective_date <= $5::date AND expiry_date >= $4::date
-        ${idCards ? 'AND upper(id_card) = ANY($6::text[])' : ''}`,
-    idCards ? [businessId, plan.id, plan.name, startDate, endDate, idCards] : [businessId, plan.id, plan.name, startDate, endDate],
-  );
+  const cover = `(plan_id = $2 OR (plan_id IS NULL AND plan_name = $3))
+        AND status IN ('effective','pending') AND effective_date <= $5::date AND expiry_date >= $4::date`;
+  const rows = idCards
+    ? // One index probe per given card (stored cards are upper case, as every write path stores them), not a
+      // scan of the business's records: an = ANY(…) or EXISTS over thousands of cards is planned as a scan,
+      // whose cost grows with every batch ever stored; a LATERAL … LIMIT 1 is a probe each.
+      await q.query<{ id_card: string }>(
+        `SELECT c.id_card FROM unnest($6::text[]) AS c(id_card)
+          CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
+        [businessId, plan.id, plan.name, startDate, endDate, idCards.map((c) => c.toUpperCase())],
+      )
+    : await q.query<{ id_card: string }>(
+        `SELECT DISTINCT upper(id_card) AS id_card FROM insure_records WHERE business_id = $1 AND ${cover}`,
+        [businessId, plan.id, plan.name, startDate, endDate],
+      );
   return new Set(rows.map((r) => r.id_card));
 }
