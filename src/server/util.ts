@@ -8,6 +8,16 @@ export { PHONE_RE, idCardCheckChar, isValidDate, isValidIdCard } from '../shared
 
 export { maskAccountNo, maskIdCard, maskPhone } from '../shared/mask.ts';
 
+/**
+ * Lets the event loop run pending I/O (other users' requests) before the caller goes on. A request
+ * carrying thousands of rows (a roster) does tens of milliseconds of synchronous work per phase
+ * (normalising, schema validation, hashing, checks); yielding between phases keeps each slice short,
+ * so other requests on this gateway process wait for one phase, not for all of them.
+ */
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export function hashPassword(password: string, salt = randomBytes(16).toString('hex')): string {
   const key = scryptSync(password, salt, 32).toString('hex');
   return `scrypt$${salt}$${key}`;

@@ -8,7 +8,7 @@ const ID_CHECK = '10X98765432';
 /** ISO 7064 MOD 11-2 check character for the first 17 digits of a mainland ID number. */
 export function idCardCheckChar(first17: string): string {
   let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * ID_WEIGHTS[i];
+  for (let i = 0; i < 17; i++) sum += (first17.charCodeAt(i) - 48) * ID_WEIGHTS[i];
   return ID_CHECK[sum % 11];
 }
 
@@ -31,14 +31,31 @@ export function isValidDate(s: string): boolean {
 /** Days of each month in a common year (checked per call, without building a Date). */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** 18-character mainland resident ID: region, valid birth date, sequence, ISO 7064 check. */
+/** 18-character mainland resident ID: region, valid birth date (not in the future), sequence, ISO 7064 check. */
 export function isValidIdCard(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   const s = value.toUpperCase();
   if (!/^[1-9]\d{16}[\dX]$/.test(s)) return false;
-  const birth = `${s.slice(6, 10)}-${s.slice(10, 12)}-${s.slice(12, 14)}`;
-  if (!isValidDate(birth)) return false;
-  const year = Number(s.slice(6, 10));
-  if (year < 1900 || birth > new Date().toISOString().slice(0, 10)) return false;
-  return idCardCheckChar(s.slice(0, 17)) === s[17];
+  // Digits only from here on (checked above): the birth date as a number, no strings or Dates built per call.
+  const d = (i: number) => s.charCodeAt(i) - 48;
+  const year = d(6) * 1000 + d(7) * 100 + d(8) * 10 + d(9);
+  const month = d(10) * 10 + d(11);
+  const day = d(12) * 10 + d(13);
+  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  if (day > (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1])) return false;
+  if (year * 10000 + month * 100 + day > todayUtcNumber()) return false;
+  return idCardCheckChar(s) === s[17];
+}
+
+/** Today (UTC) as YYYYMMDD, recomputed only when the day has changed. */
+let today = { value: 0, until: 0 };
+function todayUtcNumber(): number {
+  const now = Date.now();
+  if (now >= today.until) {
+    const t = new Date(now);
+    const value = t.getUTCFullYear() * 10000 + (t.getUTCMonth() + 1) * 100 + t.getUTCDate();
+    today = { value, until: Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + 1) };
+  }
+  return today.value;
 }

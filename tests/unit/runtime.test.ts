@@ -8,7 +8,7 @@ import { findRoute, flattenRoutes } from '../../src/schema/routes';
 import { SERVICE_PACK_LABELS, servicePackLabel } from '../../src/shared/labels';
 import { Channel, channelLabel } from '../../src/shared/enums';
 import { csvToRows, isValidIdCard, parseCsv } from '../../src/runtime/validators';
-import { isValidDate } from '../../src/shared/checks';
+import { idCardCheckChar, isValidDate } from '../../src/shared/checks';
 import { toFormilyPath, toFormilySchema } from '../../src/runtime/formSchema';
 import { toCsv, toQuery } from '../../src/runtime/tableColumns';
 import { formatMoney, formatValue } from '../../src/runtime/format';
@@ -142,6 +142,15 @@ describe('input checks', () => {
     expect(isValidIdCard('110105194912310021')).toBe(false); // wrong check digit
     expect(isValidIdCard('11010519491331002X')).toBe(false); // month 13
     expect(isValidIdCard('1101051949123100')).toBe(false);
+    expect(isValidIdCard('11010519491231002x')).toBe(true); // a lower-case check character is the same number
+    const withCheck = (first17: string) => first17 + idCardCheckChar(first17);
+    expect(isValidIdCard(withCheck('11010520000229002'))).toBe(true); // 29 February of a leap year
+    expect(isValidIdCard(withCheck('11010519000229002'))).toBe(false); // 1900 was not a leap year
+    expect(isValidIdCard(withCheck('11010518991231002'))).toBe(false); // before 1900
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+    const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    expect(isValidIdCard(withCheck(`110105${tomorrow}002`))).toBe(false); // born in the future
+    expect(isValidIdCard(withCheck(`110105${today}002`))).toBe(true);
   });
 
   it('accepts only real calendar dates within the bounded years', () => {

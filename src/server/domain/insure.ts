@@ -4,6 +4,7 @@ import { DomainError, type FieldProblem } from './errors.ts';
 import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
 import { requirePlan } from './plans.ts';
+import { yieldToLoop } from '../util.ts';
 import { recheckStatuses, selectAutoInsured, type AutoSkip, type StoredPerson } from './auto-insure.ts';
 import { AutoInsureStatus, initialStatus } from '../../shared/auto-insure.ts';
 import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, type BizRef } from './util.ts';
@@ -129,6 +130,7 @@ export async function createInsuranceBatch(
   const dateField = input.source === 'attendance' ? 'workDate' : 'startDate';
   const startErr = coverStartError(input.startDate, now, opts.cutoff);
   if (startErr) throw new DomainError(400, input.source === 'attendance' ? startErr.replace('起保日期', '出勤日期') : startErr, dateField);
+  await yieldToLoop(); // the row checks below are a phase of their own for other requests' sake (see yieldToLoop)
   const allRows = normaliseRows(input.rows, input.maxRows);
   const rowNo = new Map(input.rows.map((r, i) => [String(r.idCard ?? '').trim().toUpperCase(), i + 1]));
   const { endDate, units } = coverPeriod(input.source, input.startDate);

@@ -24,6 +24,7 @@ import { requireAdmin } from '../http/auth.ts';
 import type { Business } from '../http/types.ts';
 import { entityInput } from './entity-input.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
+import { yieldToLoop } from '../util.ts';
 
 /**
  * Business writes that go through the domain functions (money, cover, default bank account), and the
@@ -69,6 +70,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
         const ctx: Ctx = { tx: db, params: req.params as Record<string, string>, body: (req.body ?? {}) as Body, biz: req.business };
         const key = idempotencyKey(req);
         if (!key) return db.tx(async (tx) => ok(await handler({ ...ctx, tx })));
+        await yieldToLoop(); // hashing a large body is a phase of its own (see yieldToLoop)
         // A replay with the same key returns the first answer and changes nothing twice.
         const r = await withIdempotency(
           db,

@@ -10,6 +10,7 @@ import { toJsonSchema } from '../../shared/entity/json-schema.ts';
 import { inputFields, normalizePayload } from '../../shared/entity/rules.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
 import { localParts } from '../domain/util.ts';
+import { yieldToLoop } from '../util.ts';
 import { badInput, errorHandler, INVALID_INPUT } from '../http/errors.ts';
 
 /** Date bounds such as `maxDate: "today"` use the business calendar (Asia/Shanghai), not UTC. */
@@ -37,6 +38,8 @@ export function entityInput(entity: EntitySchema, opts: EntityInputOptions = {})
       opts.guard?.(req);
       if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) {
         req.body = normalizePayload(req.body as Record<string, unknown>);
+        // Schema validation runs in its own slice of the event loop (see yieldToLoop).
+        await yieldToLoop();
       }
     },
     errorHandler(err: Error & { validation?: Validation; validationContext?: string }, req: FastifyRequest, reply: FastifyReply) {
