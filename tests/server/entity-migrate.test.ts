@@ -93,24 +93,24 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     db = await openTestDb(url);
     await migrateEntities(db, { entities: entities() });
     await db.query('CREATE INDEX IF NOT EXISTS insure_records_cover_idx ON insure_records (business_id, id_card, effective_date)');
-    await db.query('CREATE INDEX IF NOT EXISTS insure_records_person_name_idx ON insure_records (person_name)');
+    await db.query('CREATE INDEX IF NOT EXISTS insure_records_id_card_idx ON insure_records (id_card)');
     const migrations = [{ id: '001-job-type-index.sql', sql: 'CREATE INDEX IF NOT EXISTS insured_persons_job_type_idx ON insured_persons (job_type);\n' }];
     const exact = patch(entities(), 'insure-record', (e) => {
-      e.fields.planName = { ...e.fields.planName, search: 'exact' };
+      e.fields.personName = { ...e.fields.personName, search: 'exact' };
       e.fields.premium = { ...e.fields.premium, sort: false };
     });
-    const report = await migrateEntities(db, { entities: exact, codeIndexes: ['insure_records_person_name_idx'], migrations });
+    const report = await migrateEntities(db, { entities: exact, codeIndexes: ['insure_records_id_card_idx'], migrations });
     expect(report.statements.filter((s) => s.startsWith('DROP INDEX')).sort()).toEqual([
-      'DROP INDEX IF EXISTS insure_records_plan_name_trgm',
+      'DROP INDEX IF EXISTS insure_records_person_name_trgm',
       'DROP INDEX IF EXISTS insure_records_premium_cents_sort_idx',
     ]);
     const idx = await indexNames(db);
-    expect(idx.has('insure_records_plan_name_trgm')).toBe(false);
-    expect(idx.has('insure_records_plan_name_idx')).toBe(true); // the exact search's btree
-    for (const kept of ['insure_records_cover_idx', 'insure_records_person_name_idx', 'insured_persons_job_type_idx', 'insure_records_pkey']) {
+    expect(idx.has('insure_records_person_name_trgm')).toBe(false);
+    expect(idx.has('insure_records_person_name_idx')).toBe(true); // the exact search's btree
+    for (const kept of ['insure_records_cover_idx', 'insure_records_id_card_idx', 'insured_persons_job_type_idx', 'insure_records_pkey']) {
       expect(idx.has(kept), kept).toBe(true);
     }
-    expect((await migrateEntities(db, { entities: exact, codeIndexes: ['insure_records_person_name_idx'], migrations })).statements).toEqual([]);
+    expect((await migrateEntities(db, { entities: exact, codeIndexes: ['insure_records_id_card_idx'], migrations })).statements).toEqual([]);
   });
 
   it('refuses a removed field or a type change with a clear message and applies nothing', async () => {
