@@ -144,7 +144,7 @@ export interface TableColumn {
   /** route path with :field placeholders e.g. '/order/detail/:id' */
   link?: string;
   fixed?: 'left' | 'right';
-  /** search select options from this GET path ([{ value, label }]); see ColumnLayout.optionsApi */
+  /** search select options from this GET path ([{ value, … }]); see ColumnLayout.optionsApi */
   optionsApi?: string;
 }
 
@@ -167,8 +167,8 @@ export interface ColumnLayout {
   hideInTable?: boolean;
   fixed?: 'left' | 'right';
   /**
-   * Exact-search text field whose filter is a select: GET path answering [{ value, label }] (e.g.
-   * /api/plans). The cell still shows the stored text.
+   * Exact-search text field whose filter is a select of the values a GET path answers ([{ value, … }],
+   * e.g. /api/plans); options and cells show the stored value.
    */
   optionsApi?: string;
 }

@@ -37,16 +37,19 @@ function listCell(v: unknown, c: TableSchema['columns'][number]) {
   return c.options ? text : <span style={CODE_FONT}>{text}</span>;
 }
 
-/** Options of a search select from the gateway (e.g. the plans on sale): [{ value, label }]. */
+/** Options of a search select from the gateway (e.g. the plans on sale): [{ value, … }]. */
 const optionsRequest = (path: string) => async () => {
-  const list = await api.get<Array<{ value: string; label?: string }>>(path);
-  return list.map((o) => ({ value: o.value, label: o.label ?? o.value }));
+  const list = await api.get<Array<{ value: string }>>(path);
+  // The stored value is what the filter matches and the cells show (a plan's name, not its price label).
+  return list.map((o) => ({ value: o.value, label: o.value }));
 };
 
 export interface TablePageProps {
   schema: TableSchema;
   /** Per-row actions a custom page decides (e.g. only the moves a status allows); `reload` refreshes the list. */
   rowActions?: (record: Row, reload: () => void) => ReactNode[];
+  /** The labels of the widest set of actions rowActions can show on one row: the 操作 column is sized for them. */
+  rowActionLabels?: readonly string[];
   /** Cell renderers by column (dataIndex), e.g. a status as a coloured tag. */
   cellRender?: Record<string, (value: unknown, record: Row) => ReactNode>;
   /** What the table shows when the list is empty. */
@@ -54,7 +57,7 @@ export interface TablePageProps {
 }
 
 /** A list page rendered from a table schema with the console table (ProTable + spec §9 rules): search form, pagination, sort, links, actions. */
-export const TablePage = observer(function TablePage({ schema, rowActions, cellRender, emptyText }: TablePageProps) {
+export const TablePage = observer(function TablePage({ schema, rowActions, rowActionLabels, cellRender, emptyText }: TablePageProps) {
   const { user } = useStores();
   const navigate = useNavigate();
   const actionRef = useRef<ActionType>();
@@ -112,7 +115,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
         key: '__actions',
         valueType: 'option',
         fixed: 'right',
-        width: actionColumnWidth([...(isBusinessPicker ? ['当前企业'] : []), ...actions.map((a) => a.label)]),
+        width: actionColumnWidth([...(isBusinessPicker ? ['当前企业'] : []), ...actions.map((a) => a.label), ...(rowActions ? rowActionLabels ?? [] : [])]),
         render: (_, record) => [
           ...(isBusinessPicker
             ? [
@@ -154,7 +157,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, cellR
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [schema, ctx.userType, user.businessInfo.businessId, initial, rowActions, cellRender]);
+  }, [schema, ctx.userType, user.businessInfo.businessId, initial, rowActions, rowActionLabels, cellRender]);
 
   const toolbar = (schema.toolbar ?? [])
     .filter((t) => allowedFor(t.userType, ctx))

@@ -17,6 +17,8 @@ type Row = Record<string, unknown>;
 type Saved = Row & { autoStatus?: string; missing?: string[] };
 
 const EDIT_LABEL = (status: AutoInsureStatus) => (status === AutoInsureStatus.InfoIncomplete ? '完善信息' : '修改信息');
+/** The widest row: an edit and a start/stop (the 操作 column is sized for them, so they never wrap). */
+const ACTION_LABELS = ['修改信息', '停止自动投保'] as const;
 
 /** The edit form for one person: the entity's rules; the ID number (listed masked) is only sent when re-typed. */
 function infoForm(base: FormSchema, record: Row): FormSchema {
@@ -119,7 +121,7 @@ function AutoInsurePersons() {
         style={{ marginBottom: 12 }}
         message="考勤投保只为「自动投保中」的人员投保；信息待完善、投保信息有误或已停止自动投保的人员不会被投保，会在投保结果中逐行列出原因。"
       />
-      <TablePage schema={table} rowActions={rowActions} cellRender={cellRender} emptyText={emptyText} />
+      <TablePage schema={table} rowActions={rowActions} rowActionLabels={ACTION_LABELS} cellRender={cellRender} emptyText={emptyText} />
       <Drawer open={Boolean(editing)} onClose={() => setEditing(undefined)} width={520} title={editing ? `${EDIT_LABEL(Number(editing.autoStatus))}：${String(editing.name)}` : undefined} destroyOnClose>
         {form && (
           <Suspense fallback={<Spin />}>
