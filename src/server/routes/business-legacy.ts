@@ -90,7 +90,8 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
 
   /** Rosters and attendance go through the money rules: cover from today, plan on sale, balance checked atomically. */
   async function insure(tx: Db, biz: Business, source: 'roster' | 'attendance', body: Body, date: string) {
-    const rows = (body.rows as Body[]).map((r) => ({ ...r, idCard: String(r.idCard).toUpperCase() })) as unknown as InsureRow[];
+    // createInsuranceBatch trims and upper-cases the ID numbers itself (normaliseRows): no copy of the rows here.
+    const rows = body.rows as unknown as InsureRow[];
     return createInsuranceBatch(tx, biz, { source, planId: String(body.planName), startDate: date, rows, fileName: body.fileName as string | undefined }).catch(onPlanName);
   }
   async function createBatch(tx: Db, biz: Business, source: 'roster' | 'attendance', body: Body, date: string) {
