@@ -89,7 +89,6 @@ export const UPLOAD_COLS = `id, business_id, user_id, uploader, file_name, file_
   start_date::text AS start_date, status, rows_done, rows_total, valid_count, error_count, duplicate_count, error,
   batch_id, created_at, confirm_done, confirm_total, confirm_result,
   (status = 'confirming' AND updated_at < now() - make_interval(secs => ${STALE_CONFIRM_SECONDS})) AS confirm_stale`;
-const COLS = UPLOAD_COLS;
 export const CONFIRM_INTERRUPTED = '确认投保中断（服务重启或连接中断），未投保任何人员，请重新确认';
 
 /**
@@ -113,7 +112,7 @@ export async function loadUpload(q: Queryable, businessId: string, rawId: unknow
     [id, businessId, STALE_PARSE_SECONDS, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED],
   );
   const rows = await q.query<UploadRow>(
-    `SELECT ${COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
     [id, businessId],
   );
   if (!rows[0]) throw notFound(`当前企业下不存在该上传记录（ID：${String(rawId)}）`);
