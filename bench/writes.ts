@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { runLoad, type LoadResult } from './lib/load.ts';
 import { Report } from './lib/report.ts';
 import { summarize } from './lib/stats.ts';
-import { idCardCheckChar } from '../src/shared/checks.ts';
+import { makeIdCard } from '../tests/id-card.ts';
 import { BUSINESS, OTHER_BUSINESS, describeTarget, type Gateway } from './lib/gateway.ts';
 import { earliestCoverStart } from '../src/server/domain/cover.ts';
 
@@ -18,12 +18,6 @@ export const LIST_DURING_WRITE_TARGET_MS = 100;
 const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑'.split('');
 const GIVEN = '伟芳娜敏静丽强磊军洋勇艳杰娟涛明超霞平刚华'.split('');
 const JOBS = ['快递员', '仓库分拣员', '外卖骑手', '保洁员', '装卸工'];
-
-/** A valid 18-digit mainland ID number, with the product's own check character. */
-export function makeIdCard(region: string, birth: string, seq: number): string {
-  const first17 = `${region}${birth}${String(seq).padStart(3, '0')}`;
-  return first17 + idCardCheckChar(first17);
-}
 
 /** `count` people whose ID cards are unique for each distinct `unique` index (region 320506). */
 export function rosterRows(count: number, unique: number): Array<{ name: string; idCard: string; phone: string; jobType: string }> {

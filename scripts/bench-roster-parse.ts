@@ -12,7 +12,7 @@ import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { idCardCheckChar } from '../src/shared/checks.ts';
+import { makeIdCard } from '../tests/id-card.ts';
 import { exportWorkbook } from '../src/server/files/workbooks.ts';
 import { MAX_ROWS, parseRosterInWorker } from '../src/server/files/parse-in-worker.ts';
 import { ROSTER_COLUMNS } from '../src/server/files/roster-columns.ts';
@@ -24,8 +24,7 @@ const TARGET_S = 30;
 
 function idFor(i: number): string {
   const birth = `${1960 + (i % 40)}${String(1 + (i % 12)).padStart(2, '0')}${String(1 + (i % 28)).padStart(2, '0')}`;
-  const first17 = `110101${birth}${String(Math.floor(i / 840) % 1000).padStart(3, '0')}`;
-  return first17 + idCardCheckChar(first17);
+  return makeIdCard('110101', birth, Math.floor(i / 840) % 1000);
 }
 
 // Peak RSS of the process (main thread + worker threads share it).
