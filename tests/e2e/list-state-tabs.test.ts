@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, useSignedInPage } from './session';
+import { DESKTOP, listRowsLoaded, urlQuery, useSignedInPage } from './session';
 import { CM } from './routeList';
 
 const baseUrl = inject('baseUrl');
@@ -7,14 +7,11 @@ const ui = useSignedInPage(baseUrl, DESKTOP);
 const INVOICES = `${CM}/invoice-manage`;
 
 
-const query = () => Object.fromEntries(new URL(ui.page.url()).searchParams);
+const query = () => urlQuery(ui.page);
 const activeTab = () => ui.page.locator('.ant-tabs-tab-active').innerText();
 const firstCell = () => ui.page.locator('.ant-tabs-tabpane-active .ant-table-row').first().locator('td').first().innerText();
 
-async function rowsLoaded() {
-  await ui.page.locator('.ant-tabs-tabpane-active .ant-table-row').first().waitFor({ timeout: 20000 });
-  await ui.page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
-}
+const rowsLoaded = () => listRowsLoaded(ui.page, '.ant-tabs-tabpane-active .ant-table-row');
 
 describe('list state with tabs (发票管理: 发票 / 退票申请)', () => {
   it('the refunds tab keeps its tab and sort in the URL across its detail, the invoice detail and Back, and a reload', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, useSignedInPage } from './session';
+import { DESKTOP, listRowsLoaded, urlQuery, useSignedInPage } from './session';
 import { CM, M, PM } from './routeList';
 
 const baseUrl = inject('baseUrl');
@@ -7,15 +7,11 @@ const ui = useSignedInPage(baseUrl, DESKTOP);
 const ORDERS = `${CM}/order-manage`;
 
 
-const query = () => Object.fromEntries(new URL(ui.page.url()).searchParams);
+const query = () => urlQuery(ui.page);
 const firstOrderNo = () => ui.page.locator('.ant-table-row').first().locator('td').first().innerText();
 const activePage = () => ui.page.locator('.ant-pagination-item-active').innerText();
 
-/** Waits for the list's rows after a navigation or a change (no spinner left). */
-async function rowsLoaded() {
-  await ui.page.locator('.ant-table-row').first().waitFor({ timeout: 20000 });
-  await ui.page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
-}
+const rowsLoaded = () => listRowsLoaded(ui.page);
 
 describe('list state in the URL', () => {
   it('keeps page and sort across a detail and back, and a reload', async () => {

@@ -93,3 +93,12 @@ export function useSignedInPage(origin: string, options: BrowserContextOptions =
   });
   return ui;
 }
+
+/** The page URL's query string as an object (list state lives there). */
+export const urlQuery = (page: Page): Record<string, string> => Object.fromEntries(new URL(page.url()).searchParams);
+
+/** Waits for a list's rows after a navigation or a change, with no spinner left; `rows` selects the rows to wait for. */
+export async function listRowsLoaded(page: Page, rows = '.ant-table-row'): Promise<void> {
+  await page.locator(rows).first().waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
+}
