@@ -96,6 +96,12 @@ for (const target of targets()) {
         `SELECT id FROM orders WHERE business_id = 'B1' ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET ${399 * 20}`,
       );
       expect(page.body.data.list.map((r: { id: number }) => r.id)).toEqual(want.map((r) => r.id));
+      // Rows at offset 7,980 prove there are more than the cap: the same estimated total as page 1, uncounted.
+      expect(page.body.data).toMatchObject({ estimated: true, total: (await get('pageSize=20')).body.data.total });
+      // A deep page past the end of a filter over the cap: still the estimate, no rows.
+      const past = (await get(`payStatus=unpaid&pageSize=100&current=15`)).body.data; // 1,050 rows, offset 1,400
+      expect(past).toMatchObject({ list: [], estimated: true });
+      expect(Math.abs(past.total - N / 10) / (N / 10)).toBeLessThan(0.15);
       const sorted = await get('current=300&pageSize=20&sortField=amount&sortOrder=ascend');
       const want2 = await db.query<{ id: number }>(
         `SELECT id FROM orders WHERE business_id = 'B1' ORDER BY amount_cents ASC, id ASC LIMIT 20 OFFSET ${299 * 20}`,
@@ -103,6 +109,7 @@ for (const target of targets()) {
       expect(sorted.body.data.list.map((r: { id: number }) => r.id)).toEqual(want2.map((r) => r.id));
       // Past the end of an exact total: an empty page, not an error.
       expect((await get('current=99&pageSize=100', 'B2')).body.data).toMatchObject({ list: [], total: 30, current: 99 });
+      expect((await get('current=99&pageSize=100', 'B2')).body.data.estimated).toBeUndefined();
     });
 
     it('empty values sort as the smallest: last when descending, first when ascending', async () => {

@@ -7,7 +7,7 @@ import type { Queryable } from '../db.ts';
 import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
-import { cappedCountSql, totalColumns, totalOf } from './count.ts';
+import { cappedCountSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { columnOf, sortKey, tableOf } from './ddl.ts';
 
 export class QueryError extends Error {
@@ -242,19 +242,23 @@ export async function pageRows(
  * One page of an entity's rows for a business, with the total (exact, or an estimate when large), in
  * one round trip: the capped count, the planner's estimate (only computed when the count reaches the
  * cap) and the page's rows as JSON in the order of a row number, so json_agg cannot reorder them.
+ * A page that starts at row EXACT_COUNT_LIMIT or later and has rows proves the count is over the cap,
+ * so deep pages skip the count (at 1M rows page 1000 then pays only for its own OFFSET).
  */
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
   const pl = plan(e, businessId, q, opts);
   const filterParamCount = pl.params.length;
+  const deep = (pl.current - 1) * pl.pageSize >= EXACT_COUNT_LIMIT;
   const limit = pl.p(pl.pageSize);
   const offset = pl.p((pl.current - 1) * pl.pageSize);
+  const counted = cappedCountSql(pl.table, pl.where);
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
-    `WITH total AS (${cappedCountSql(pl.table, pl.where)})
-     SELECT ${totalColumns(pl.table, pl.where, filterParamCount)},
-            (SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json)
-               FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
-                      WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})) r) AS rows
-       FROM total`,
+    `WITH page AS (
+       SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json) AS rows
+         FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
+                WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})) r),
+     total AS (${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
+     SELECT ${totalColumns(pl.table, pl.where, filterParamCount)}, page.rows FROM total, page`,
     pl.params,
   );
   const rows = (typeof row.rows === 'string' ? JSON.parse(row.rows) : row.rows) as Record<string, unknown>[];
