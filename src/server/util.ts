@@ -18,6 +18,20 @@ export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Rows handled between two yields by mapInSlices: a few milliseconds of work. */
+export const SLICE_ROWS = 1000;
+
+/** items.map(fn), yielding to the event loop (yieldToLoop) after every `slice` items. */
+export async function mapInSlices<T, R>(items: readonly T[], fn: (item: T, i: number) => R, slice = SLICE_ROWS): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  for (let from = 0; from < items.length; from += slice) {
+    if (from > 0) await yieldToLoop();
+    const to = Math.min(items.length, from + slice);
+    for (let i = from; i < to; i++) out[i] = fn(items[i], i);
+  }
+  return out;
+}
+
 export function hashPassword(password: string, salt = randomBytes(16).toString('hex')): string {
   const key = scryptSync(password, salt, 32).toString('hex');
   return `scrypt$${salt}$${key}`;

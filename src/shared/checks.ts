@@ -36,16 +36,23 @@ export function isValidIdCard(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   const s = value.toUpperCase();
   if (!/^[1-9]\d{16}[\dX]$/.test(s)) return false;
-  // Digits only from here on (checked above): the birth date as a number, no strings or Dates built per call.
-  const d = (i: number) => s.charCodeAt(i) - 48;
-  const year = d(6) * 1000 + d(7) * 100 + d(8) * 10 + d(9);
-  const month = d(10) * 10 + d(11);
-  const day = d(12) * 10 + d(13);
+  // Digits only from here on (checked above): the birth date as a number, no strings, Dates or closures
+  // built per call (under tsx every closure is also named with a defineProperty call).
+  const year = digitsAt(s, 6, 4);
+  const month = digitsAt(s, 10, 2);
+  const day = digitsAt(s, 12, 2);
   if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return false;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   if (day > (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1])) return false;
   if (year * 10000 + month * 100 + day > todayUtcNumber()) return false;
   return idCardCheckChar(s) === s[17];
+}
+
+/** The number written by `count` ASCII digits of s from `from`. */
+function digitsAt(s: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) n = n * 10 + s.charCodeAt(i) - 48;
+  return n;
 }
 
 /** Today (UTC) as YYYYMMDD, recomputed only when the day has changed. */

@@ -4,7 +4,7 @@ import { DomainError, type FieldProblem } from './errors.ts';
 import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
 import { requirePlan } from './plans.ts';
-import { yieldToLoop } from '../util.ts';
+import { mapInSlices, yieldToLoop } from '../util.ts';
 import { recheckStatuses, selectAutoInsured, type AutoSkip, type StoredPerson } from './auto-insure.ts';
 import { AutoInsureStatus, initialStatus } from '../../shared/auto-insure.ts';
 import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, type BizRef } from './util.ts';
@@ -78,32 +78,38 @@ export function orderCount(people: number): number {
 }
 
 /** SQL: the person's current row stays when they are insured today and the new cover starts later. */
-const KEEP = `(insured_persons.status = 'insured' AND insured_persons.end_date >= $11::date AND EXCLUDED.start_date > $11::date)`;
+const KEEP = `(insured_persons.status = 'insured' AND insured_persons.end_date >= $8::date AND EXCLUDED.start_date > $8::date)`;
 
 /** Roster cover runs one year (12 months, start + 12 months − 1 day); attendance covers the work day. */
 export function coverPeriod(source: 'roster' | 'attendance', startDate: string): { endDate: string; units: number } {
   return source === 'roster' ? { endDate: addDays(addMonths(startDate, 12), -1), units: 12 } : { endDate: startDate, units: 1 };
 }
 
-function normaliseRows(rows: InsureRow[], maxRows = MAX_BATCH_ROWS): Required<InsureRow>[] {
+/**
+ * Trimmed, checked rows sorted by ID card, and each ID card's row number in the submission (1-based, for
+ * messages). The checks run in slices of the event loop (mapInSlices).
+ */
+async function normaliseRows(rows: InsureRow[], maxRows = MAX_BATCH_ROWS): Promise<{ rows: Required<InsureRow>[]; rowNo: Map<string, number> }> {
   if (!Array.isArray(rows) || rows.length === 0) throw new DomainError(400, '请至少添加 1 名人员', 'rows');
   if (rows.length > maxRows) throw new DomainError(400, `每批最多 ${maxRows} 人`, 'rows');
-  const seen = new Map<string, number>();
+  const rowNo = new Map<string, number>();
   const problems: FieldProblem[] = [];
-  const out = rows.map((r, i) => {
+  const out = await mapInSlices(rows, (r, i) => {
     const idCard = String(r.idCard ?? '').trim().toUpperCase();
     const name = String(r.name ?? '').trim();
     if (!name) problems.push({ field: `rows[${i}].name`, message: `第 ${i + 1} 行：请填写姓名` });
     if (!idCard) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：请填写身份证号` });
     else if (!isValidIdCard(idCard)) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号不正确` });
-    else if (seen.has(idCard)) {
-      problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号与第 ${seen.get(idCard)! + 1} 行重复` });
-    } else seen.set(idCard, i);
+    else if (rowNo.has(idCard)) {
+      problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号与第 ${rowNo.get(idCard)} 行重复` });
+    } else rowNo.set(idCard, i + 1);
     return { name, idCard, phone: String(r.phone ?? '').trim(), jobType: String(r.jobType ?? '').trim() };
   });
   if (problems.length) throw new DomainError(400, '名单中有数据不正确，本批次未提交，请修改后重新提交', undefined, problems);
+  await yieldToLoop();
   // A fixed order (by ID card) for every row lock taken below, so overlapping batches never deadlock.
-  return out.sort((a, b) => (a.idCard < b.idCard ? -1 : a.idCard > b.idCard ? 1 : 0));
+  out.sort((a, b) => (a.idCard < b.idCard ? -1 : a.idCard > b.idCard ? 1 : 0));
+  return { rows: out, rowNo };
 }
 
 export async function loadBusiness(q: Queryable, businessId: string) {
@@ -131,8 +137,7 @@ export async function createInsuranceBatch(
   const startErr = coverStartError(input.startDate, now, opts.cutoff);
   if (startErr) throw new DomainError(400, input.source === 'attendance' ? startErr.replace('起保日期', '出勤日期') : startErr, dateField);
   await yieldToLoop(); // the row checks below are a phase of their own for other requests' sake (see yieldToLoop)
-  const allRows = normaliseRows(input.rows, input.maxRows);
-  const rowNo = new Map(input.rows.map((r, i) => [String(r.idCard ?? '').trim().toUpperCase(), i + 1]));
+  const { rows: allRows, rowNo } = await normaliseRows(input.rows, input.maxRows);
   const { endDate, units } = coverPeriod(input.source, input.startDate);
   const today = localParts(now).date;
 
@@ -169,25 +174,26 @@ export async function createInsuranceBatch(
       [biz.businessId, batchNo, input.source, input.fileName ?? '', allRows.length, rows.length, auto.skipped.length,
         auto.skipped.length ? 'partially_failed' : 'done', input.formId ?? null],
     );
-    const names = rows.map((r) => r.name);
     const cards = rows.map((r) => r.idCard);
-    const phones = rows.map((r) => r.phone);
-    const jobs = rows.map((r) => r.jobType);
 
     // One statement for all persons, in ID-card order (see normaliseRows). Every conflicting row is
     // locked even when the CASEs keep it: a person covered today keeps that cover on the persons list
     // when the new cover starts later (the records table holds both). A new person gets the
     // automatic-insurance status their information implies (attendance: 1, they were selected for it);
     // a roster leaves an existing person's status to recheckStatuses below, so only they are returned.
-    const autoStatuses = input.source === 'attendance'
-      ? rows.map(() => String(AutoInsureStatus.Insuring))
-      : rows.map((r) => String(initialStatus(r, input.startDate)));
+    // The rows travel as one JSON parameter: JSON.stringify is native, where the driver would escape
+    // 25,000 array elements one by one in JavaScript (25–40 ms of the event loop per roster).
+    const persons = await mapInSlices(rows, (r) => ({
+      ...r,
+      autoStatus: String(input.source === 'attendance' ? AutoInsureStatus.Insuring : initialStatus(r, input.startDate)),
+    }));
+    await yieldToLoop();
     const existing = await tx.query<StoredPerson>(
       `WITH up AS (
          INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, plan_id, status, start_date, end_date, auto_status)
-         SELECT $1, t.name, t.id_card, t.phone, t.job_type, $2, $3, $4, $5::date, $6::date, t.auto_status
-           FROM unnest($7::text[], $8::text[], $9::text[], $10::text[], $12::text[]) AS t(name, id_card, phone, job_type, auto_status)
-          ORDER BY t.id_card
+         SELECT $1, t.name, t."idCard", t.phone, t."jobType", $2, $3, $4, $5::date, $6::date, t."autoStatus"
+           FROM json_to_recordset($7::json) AS t(name text, "idCard" text, phone text, "jobType" text, "autoStatus" text)
+          ORDER BY t."idCard"
          ON CONFLICT (business_id, id_card) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
            job_type = EXCLUDED.job_type,${input.source === 'attendance' ? ' auto_status = EXCLUDED.auto_status,' : ''}
            plan_name = CASE WHEN ${KEEP} THEN insured_persons.plan_name ELSE EXCLUDED.plan_name END,
@@ -196,9 +202,8 @@ export async function createInsuranceBatch(
            start_date = CASE WHEN ${KEEP} THEN insured_persons.start_date ELSE EXCLUDED.start_date END,
            end_date = CASE WHEN ${KEEP} THEN insured_persons.end_date ELSE EXCLUDED.end_date END
          RETURNING id, id_card, name, phone, job_type, auto_status, xmax <> 0 AS existed)
-       SELECT id, id_card, name, phone, job_type, auto_status FROM up WHERE existed AND $13::boolean`,
-      [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, names, cards, phones, jobs, today, autoStatuses,
-        input.source === 'roster'],
+       SELECT id, id_card, name, phone, job_type, auto_status FROM up WHERE existed AND $9::boolean`,
+      [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, JSON.stringify(persons), today, input.source === 'roster'],
     );
 
     // The persons are locked now, so a batch racing for the same people sees our records after we commit.
@@ -206,14 +211,14 @@ export async function createInsuranceBatch(
     // scan of the business's records, whose cost would grow with every batch ever stored).
     const dup = await tx.query<{ id_card: string; person_name: string }>(
       `SELECT c.id_card, r.person_name
-         FROM unnest($2::text[]) WITH ORDINALITY AS c(id_card, n)
+         FROM json_array_elements_text($2::json) WITH ORDINALITY AS c(id_card, n)
          CROSS JOIN LATERAL (
            SELECT person_name FROM insure_records
             WHERE business_id = $1 AND id_card = c.id_card AND (plan_id = $3 OR (plan_id IS NULL AND plan_name = $4))
               AND status IN ('effective','pending') AND effective_date <= $6::date AND expiry_date >= $5::date
             LIMIT 1) r
         ORDER BY c.n LIMIT 20`,
-      [biz.businessId, cards, plan.id, plan.name, input.startDate, endDate],
+      [biz.businessId, JSON.stringify(cards), plan.id, plan.name, input.startDate, endDate],
     );
     if (dup.length) {
       const first = dup[0];
@@ -227,13 +232,13 @@ export async function createInsuranceBatch(
 
     // Records in order-sized chunks, so a caller can show progress (opts.onProgress) between them.
     for (let from = 0; from < rows.length; from += MAX_BATCH_ROWS) {
-      const part = <T,>(a: T[]) => a.slice(from, from + MAX_BATCH_ROWS);
       await tx.query(
         `INSERT INTO insure_records (business_id, batch_id, batch_no, person_name, id_card, plan_name, plan_id, premium_cents,
                                      status, effective_date, expiry_date)
-         SELECT $1, $2, $3, t.name, t.id_card, $4, $5, $6, $7, $8::date, $9::date
-           FROM unnest($10::text[], $11::text[]) AS t(name, id_card)`,
-        [biz.businessId, batch.id, batchNo, plan.name, plan.id, perPerson, coverStatus, input.startDate, endDate, part(names), part(cards)],
+         SELECT $1, $2, $3, t.name, t."idCard", $4, $5, $6, $7, $8::date, $9::date
+           FROM json_to_recordset($10::json) AS t(name text, "idCard" text)`,
+        [biz.businessId, batch.id, batchNo, plan.name, plan.id, perPerson, coverStatus, input.startDate, endDate,
+          JSON.stringify(rows.slice(from, from + MAX_BATCH_ROWS))],
       );
       opts.onProgress?.(Math.min(from + MAX_BATCH_ROWS, rows.length), rows.length);
     }
