@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { migrate } from '../../src/server/migrate.ts';
 import { seed } from '../../src/server/seed.ts';
-import { applyMoneyDdl, backfillMoney } from '../../src/server/domain/ddl.ts';
+import { applyMoneyDdl, backfillMoney, backfillMoneyOnce, MONEY_BACKFILL_NAME } from '../../src/server/domain/ddl.ts';
 import { isCheckViolation, isUniqueViolation } from '../../src/server/domain/errors.ts';
 import { count, targets } from './money-helpers.ts';
 
@@ -60,6 +60,21 @@ for (const t of targets()) {
         `SELECT count(*) FROM (SELECT unnest(order_nos) FROM invoices WHERE status IN ('applying','issued')) x`,
       );
       expect(active).toBe(expected);
+    });
+
+    it('runs the backfills once per database: a later start leaves them alone, a seed still fills its rows', async () => {
+      expect(await count(db, `SELECT count(*) FROM backfills WHERE name = '${MONEY_BACKFILL_NAME}'`)).toBe(1);
+      expect(await backfillMoneyOnce(db)).toBe(false);
+      // A postpaid order without a statement month, as the demo seed writes them.
+      await db.query(
+        `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status, created_at)
+         VALUES ('B10002', 'ODONCE0001', '雇主责任险·标准版（60万）', 1, 4500, 'unpaid', 'pending_payment', now())`,
+      );
+      await applyMoneyDdl(db);
+      const month = async () => (await db.query<{ m: string | null }>(`SELECT statement_month AS m FROM orders WHERE order_no = 'ODONCE0001'`))[0].m;
+      expect(await month()).toBeNull();
+      await backfillMoney(db);
+      expect(await month()).toMatch(/^\d{4}-\d{2}$/);
     });
   });
 }

@@ -17,6 +17,8 @@ const addConstraint = (table: string, name: string, def: string) =>
  * constraint that would otherwise refuse it.
  */
 export const MONEY_DDL: string[] = [
+  // One-time data backfills that have run on this database (backfillMoneyOnce).
+  `CREATE TABLE IF NOT EXISTS backfills (name TEXT PRIMARY KEY, done_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
   `CREATE TABLE IF NOT EXISTS plans (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -132,11 +134,30 @@ export const MONEY_BACKFILL: string[] = [
     WHERE io.active AND io.business_id = o.business_id AND io.order_no = o.order_no AND o.invoiced IS NOT TRUE`,
 ];
 
-/** Runs MONEY_DDL, seeds the plans table and backfills. Call after migrate(db). */
-export async function applyMoneyDdl(db: Db | Queryable): Promise<void> {
+/**
+ * The name the money backfills are recorded under in `backfills` once they have run on a database.
+ * Change it when MONEY_BACKFILL or STATEMENT_BACKFILL change, so they run once more.
+ */
+export const MONEY_BACKFILL_NAME = 'money-2026-11';
+
+/** Runs MONEY_DDL, seeds the plans table and backfills (once per database). Call after migrate(db). */
+export async function applyMoneyDdl(db: Db): Promise<void> {
   for (const sql of MONEY_DDL) await db.query(sql);
   await seedPlans(db);
-  await backfillMoney(db);
+  await backfillMoneyOnce(db);
+}
+
+/**
+ * The backfills on a database that has not had them yet, recorded in the same transaction. They scan
+ * every order (about 0.4 s at 1M) and only legacy data needs them, so a gateway start on a database
+ * that had them skips them; gateways starting together queue on the record's key and one runs them.
+ */
+export async function backfillMoneyOnce(db: Db): Promise<boolean> {
+  return db.tx(async (tx) => {
+    const [first] = await tx.query(`INSERT INTO backfills (name) VALUES ($1) ON CONFLICT DO NOTHING RETURNING name`, [MONEY_BACKFILL_NAME]);
+    if (first) await backfillMoney(tx);
+    return Boolean(first);
+  });
 }
 
 /**
