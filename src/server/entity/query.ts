@@ -243,7 +243,9 @@ export async function pageRows(
  * one round trip: the capped count, the planner's estimate (only computed when the count reaches the
  * cap) and the page's rows as JSON in the order of a row number, so json_agg cannot reorder them.
  * A page that starts at row EXACT_COUNT_LIMIT or later and has rows proves the count is over the cap,
- * so deep pages skip the count (at 1M rows page 1000 then pays only for its own OFFSET).
+ * so deep pages skip the count (at 1M rows page 1000 then pays only for its own OFFSET). That total is
+ * MATERIALIZED: inlined, its CASE would be copied into both columns that read it, and a deep page past
+ * the end would count twice.
  */
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
   const pl = plan(e, businessId, q, opts);
@@ -257,7 +259,7 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
        SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json) AS rows
          FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
                 WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})) r),
-     total AS (${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
+     total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
      SELECT ${totalColumns(pl.table, pl.where, filterParamCount)}, page.rows FROM total, page`,
     pl.params,
   );
