@@ -149,6 +149,34 @@ describe('sign-in', () => {
     expect(last!.body.message).toMatch(/^请求过于频繁，请 \d+ 秒后再试$/);
   });
 
+  it('counts a signed-in request in its authentication statement: the same counter, limit, headers and message', async () => {
+    const s = await boot({ limits: { apiPerMinute: 6 } });
+    extra.push(s.server);
+    const login = await s.call('POST', '/api/auth/login', { body: DEMO, ...anon }); // 1: counted by the rate-limit plugin
+    const token = login.body.data.token as string;
+    const ip = (await s.server.db.query<{ key: string }>(`SELECT key FROM rate_limits WHERE key LIKE 'api:%'`))[0].key;
+    const counted = async () => Number((await s.server.db.query<{ n: number }>(`SELECT sum(count)::int AS n FROM rate_limits WHERE key = $1`, [ip]))[0].n);
+    expect(await counted()).toBe(1);
+    const first = await s.call('GET', '/api/businesses', { token, biz: null }); // 2: counted with the token lookup
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('6');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('4');
+    expect(await counted()).toBe(2);
+    expect((await s.call('GET', '/api/orders?pageSize=5', { token })).status).toBe(200); // 3 (business route)
+    expect((await s.call('GET', '/api/orders', { token, biz: null })).status).toBe(400); // 4: no business chosen, counted once
+    expect((await s.call('GET', '/api/businesses', { token: 'dead-token', biz: null })).status).toBe(401); // 5
+    expect(await counted()).toBe(5);
+    expect((await s.call('GET', '/api/businesses', { token, biz: null })).status).toBe(200); // 6: the last allowed
+    const over = await s.call('GET', '/api/businesses', { token, biz: null }); // 7
+    expect(over.status).toBe(429);
+    expect(over.body.message).toMatch(/^请求过于频繁，请 \d+ 秒后再试$/);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Over the limit, a dead token is a 429 as well (the limit is checked first), and anonymous calls too.
+    expect((await s.call('GET', '/api/businesses', { token: 'dead-token', biz: null })).status).toBe(429);
+    expect((await s.call('GET', '/api/businesses', anon)).status).toBe(429);
+    expect(await counted()).toBe(9);
+  });
+
   it('changing the password keeps this session and ends the others', async () => {
     const one = (await relaxed.call('POST', '/api/auth/login', { body: DEMO, ...anon })).body.data;
     const two = (await relaxed.call('POST', '/api/auth/login', { body: DEMO, ...anon })).body.data;

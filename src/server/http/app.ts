@@ -17,9 +17,9 @@ import paymentRoutes from '../routes/payments.ts';
 import type { PaymentProvider } from '../domain/payment.ts';
 import planRoutes from '../routes/plans.ts';
 import settingsRoutes from '../routes/settings.ts';
-import { dbRateLimitStore, prune } from '../services/rate-limit.ts';
+import { dbRateLimitStore, limitMessage, prune } from '../services/rate-limit.ts';
 import type { SmsProvider } from '../services/sms.ts';
-import { authPlugin } from './auth.ts';
+import { authPlugin, countedByAuth } from './auth.ts';
 import { docsPlugin } from './docs.ts';
 import { badInput, errorHandler, HttpError, notFound, tooMany } from './errors.ts';
 import healthRoutes from './health.ts';
@@ -27,6 +27,9 @@ import { securityHeaders } from './security.ts';
 import staticRoutes, { appConfigFromEnv } from './static.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits, type TestHooks } from './types.ts';
 import { validatorCompiler } from './validation.ts';
+
+/** The API limit's window: DEFAULT_LIMITS.apiPerMinute requests per IP per minute. */
+const API_WINDOW_MS = 60_000;
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -142,19 +145,21 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     api.addHook('onRequest', async (_req, reply) => {
       reply.header('cache-control', 'no-store');
     });
-    // As the scope's first onRequest hook (route-level hooks would run after authentication).
+    // As the scope's first onRequest hook (route-level hooks would run after authentication). A request
+    // that carries a token to an authenticated route is counted by the auth plugin instead, in its
+    // authentication statement (one database round trip less per request); same key, window and limit.
     await api.register(rateLimit, {
       global: false,
       max: deps.limits.apiPerMinute,
-      timeWindow: 60_000,
+      timeWindow: API_WINDOW_MS,
       store: dbRateLimitStore(deps.db),
       keyGenerator: (req) => req.ip,
+      allowList: (req) => countedByAuth(req),
       skipOnError: true,
-      errorResponseBuilder: (_req, ctx) =>
-        tooMany(`请求过于频繁，请 ${Math.max(1, Math.ceil(ctx.ttl / 1000))} 秒后再试`) as unknown as object,
+      errorResponseBuilder: (_req, ctx) => tooMany(limitMessage(ctx.ttl)) as unknown as object,
     });
     api.addHook('onRequest', api.rateLimit());
-    await api.register(authPlugin);
+    await api.register(authPlugin, { limitOf: (req) => ({ key: `api:${req.ip}`, windowMs: API_WINDOW_MS, max: deps.limits.apiPerMinute }) });
     api.addHook('preValidation', async (req) => {
       if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) req.body = {};
     });

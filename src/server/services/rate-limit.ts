@@ -5,16 +5,30 @@ import type { Queryable } from '../db.ts';
  * behind a load balancer share them. No state lives in the process.
  */
 export async function hit(db: Queryable, key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
-  const now = Date.now();
+  const w = windowAt(windowMs);
+  const rows = await db.query<{ count: number }>(`WITH ${hitCte('$1', '$2')} SELECT count FROM hit`, [key, w.start], { prepare: true });
+  return { count: Number(rows[0].count), resetMs: w.resetMs };
+}
+
+/** The fixed window `now` falls in: its start (ISO) and the milliseconds until it ends. */
+export function windowAt(windowMs: number, now = Date.now()): { start: string; resetMs: number } {
   const start = Math.floor(now / windowMs) * windowMs;
-  const rows = await db.query<{ count: number }>(
-    `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
-     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
-     RETURNING count`,
-    [key, new Date(start).toISOString()],
-    { prepare: true },
-  );
-  return { count: Number(rows[0].count), resetMs: start + windowMs - now };
+  return { start: new Date(start).toISOString(), resetMs: start + windowMs - now };
+}
+
+/**
+ * `hit AS (…)`: the CTE that counts one request under key `k` in the window starting `w` (SQL
+ * parameters) and returns the new count. hit() runs it alone; the API's authentication statement
+ * runs it in front of the token lookup, so a signed-in request is counted in the same round trip.
+ */
+export function hitCte(k: string, w: string): string {
+  return `hit AS (INSERT INTO rate_limits (key, window_start, count) VALUES (${k}, ${w}, 1)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING count)`;
+}
+
+/** The 429 message of the API limit, with the seconds until the window ends. */
+export function limitMessage(ttlMs: number): string {
+  return `请求过于频繁，请 ${Math.max(1, Math.ceil(ttlMs / 1000))} 秒后再试`;
 }
 
 /** Counts in the current and the previous window (a sliding approximation of "the last windowMs"). */
