@@ -1,7 +1,7 @@
 /**
  * List benchmark: GET /api/orders at each size, on each driver — page 1, a filter on each searchable
  * column, a sort on each sortable column (both orders) and page 1000 — with 10 concurrent
- * keep-alive connections, ~200 requests per case (after 30 unrecorded warm-up requests) and a duration
+ * keep-alive connections, ~1,000 requests per case (after 30 unrecorded warm-up requests) and a duration
  * cap per case.
  */
 import { existsSync, readFileSync } from 'node:fs';
