@@ -17,19 +17,22 @@ export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2100;
 
 export function isValidDate(s: string): boolean {
-  if (s.length !== 10 || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  // Bounded so dates like 0000-01-01 or 9999-12-31 never reach the database (or date arithmetic).
-  const year = Number(s.slice(0, 4));
-  if (year < MIN_YEAR || year > MAX_YEAR) return false;
-  const month = Number(s.slice(5, 7));
-  const day = Number(s.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  return isCalendarDay(digitsAt(s, 0, 4), digitsAt(s, 5, 2), digitsAt(s, 8, 2));
 }
 
 /** Days of each month in a common year (checked per call, without building a Date). */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A real calendar day between MIN_YEAR and MAX_YEAR: bounded so dates like 0000-01-01 or 9999-12-31
+ * never reach the database (or date arithmetic).
+ */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
+}
 
 /** 18-character mainland resident ID: region, valid birth date (not in the future), sequence, ISO 7064 check. */
 export function isValidIdCard(value: unknown): boolean {
@@ -41,10 +44,7 @@ export function isValidIdCard(value: unknown): boolean {
   const year = digitsAt(s, 6, 4);
   const month = digitsAt(s, 10, 2);
   const day = digitsAt(s, 12, 2);
-  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  if (day > (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1])) return false;
-  if (year * 10000 + month * 100 + day > todayUtcNumber()) return false;
+  if (!isCalendarDay(year, month, day) || year * 10000 + month * 100 + day > todayUtcNumber()) return false;
   return idCardCheckChar(s) === s[17];
 }
 
