@@ -86,6 +86,15 @@ export function coverPeriod(source: 'roster' | 'attendance', startDate: string):
 }
 
 /**
+ * SQL: the insure_records row (unqualified columns) is cover of this plan overlapping [start, end], the
+ * rule that nobody is insured twice by one plan in one period. The arguments are SQL parameter refs.
+ */
+export function overlapsCoverSql(p: { planId: string; planName: string; start: string; end: string }): string {
+  return `(plan_id = ${p.planId} OR (plan_id IS NULL AND plan_name = ${p.planName}))
+              AND status IN ('effective','pending') AND effective_date <= ${p.end}::date AND expiry_date >= ${p.start}::date`;
+}
+
+/**
  * Trimmed, checked rows sorted by ID card, and each ID card's row number in the submission (1-based, for
  * messages). The checks run in slices of the event loop (mapInSlices).
  */
@@ -214,8 +223,7 @@ export async function createInsuranceBatch(
          FROM json_array_elements_text($2::json) WITH ORDINALITY AS c(id_card, n)
          CROSS JOIN LATERAL (
            SELECT person_name FROM insure_records
-            WHERE business_id = $1 AND id_card = c.id_card AND (plan_id = $3 OR (plan_id IS NULL AND plan_name = $4))
-              AND status IN ('effective','pending') AND effective_date <= $6::date AND expiry_date >= $5::date
+            WHERE business_id = $1 AND id_card = c.id_card AND ${overlapsCoverSql({ planId: '$3', planName: '$4', start: '$5', end: '$6' })}
             LIMIT 1) r
         ORDER BY c.n LIMIT 20`,
       [biz.businessId, JSON.stringify(cards), plan.id, plan.name, input.startDate, endDate],

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Queryable } from '../db.ts';
-import { coverPeriod, findPlan } from '../domain/index.ts';
+import { coverPeriod, findPlan, overlapsCoverSql } from '../domain/index.ts';
 import { loadEntities } from '../entity/load.ts';
 import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
 import type { CellError, DuplicateRow, SheetColumn } from '../files/types.ts';
@@ -172,16 +172,16 @@ export async function coveredIdCards(
   idCards?: string[],
 ): Promise<Set<string>> {
   const { endDate } = coverPeriod('roster', startDate);
-  const cover = `(plan_id = $2 OR (plan_id IS NULL AND plan_name = $3))
-        AND status IN ('effective','pending') AND effective_date <= $5::date AND expiry_date >= $4::date`;
+  const cover = overlapsCoverSql({ planId: '$2', planName: '$3', start: '$4', end: '$5' });
   const rows = idCards
     ? // One index probe per given card (stored cards are upper case, as every write path stores them), not a
       // scan of the business's records: an = ANY(…) or EXISTS over thousands of cards is planned as a scan,
-      // whose cost grows with every batch ever stored; a LATERAL … LIMIT 1 is a probe each.
+      // whose cost grows with every batch ever stored; a LATERAL … LIMIT 1 is a probe each. The cards travel
+      // as one JSON parameter, as createInsuranceBatch sends its rows (the driver would escape each one).
       await q.query<{ id_card: string }>(
-        `SELECT c.id_card FROM unnest($6::text[]) AS c(id_card)
+        `SELECT c.id_card FROM json_array_elements_text($6::json) AS c(id_card)
           CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
-        [businessId, plan.id, plan.name, startDate, endDate, idCards.map((c) => c.toUpperCase())],
+        [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.map((c) => c.toUpperCase()))],
       )
     : await q.query<{ id_card: string }>(
         `SELECT DISTINCT upper(id_card) AS id_card FROM insure_records WHERE business_id = $1 AND ${cover}`,
