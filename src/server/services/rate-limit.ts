@@ -81,12 +81,9 @@ export function dbRateLimitStore(db: Queryable, prefix = 'api') {
       );
     }
     read(key: string, cb: IncrCallback, timeWindow: number) {
-      const start = Math.floor(Date.now() / timeWindow) * timeWindow;
-      db.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1 AND window_start = $2', [
-        `${prefix}:${key}`,
-        new Date(start).toISOString(),
-      ]).then(
-        (rows) => cb(null, { current: Number(rows[0]?.count ?? 0), ttl: start + timeWindow - Date.now() }),
+      const w = windowAt(timeWindow);
+      db.query<{ count: number }>('SELECT count FROM rate_limits WHERE key = $1 AND window_start = $2', [`${prefix}:${key}`, w.start]).then(
+        (rows) => cb(null, { current: Number(rows[0]?.count ?? 0), ttl: w.resetMs }),
         (err: Error) => cb(err),
       );
     }
