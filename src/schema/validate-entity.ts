@@ -78,7 +78,8 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
       api: { check: (v, p) => (typeof v === 'string' && /^[a-z][a-z0-9-]*$/.test(v) ? undefined : c.add(p, 'api must be a kebab-case collection name, e.g. "orders"')) },
       scope: { check: c.oneOf(['business'], 'scope') },
       defaultSort: {
-        check: (v, p) => c.object(v, p, { field: { required: true, check: c.str }, order: { required: true, check: c.oneOf(['ascend', 'descend'], 'order') } }),
+        check: (v, p) =>
+          c.object(v, p, { field: { required: true, check: c.str }, order: { required: true, check: c.oneOf(['ascend', 'descend'], 'order') }, dayCounts: { check: c.bool } }),
       },
       operations: { check: (v, p) => c.object(v, p, Object.fromEntries(ops.map((o) => [o, { check: c.bool }]))) },
       fields: {
@@ -105,6 +106,10 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
     const fields = isObj(data.fields) ? data.fields : {};
     if (typeof ds === 'string' && ds !== 'id' && !(isObj(fields[ds]) && (fields[ds] as Record<string, Json>).sort === true))
       c.add('$.defaultSort.field', `defaultSort field ${JSON.stringify(ds)} must be "id" or a field with "sort": true`);
+    const dsField = typeof ds === 'string' && isObj(fields[ds]) ? (fields[ds] as Record<string, Json>) : undefined;
+    const notNullDatetime = dsField?.type === 'datetime' && (dsField.required === true || dsField.default != null);
+    if (isObj(data.defaultSort) && data.defaultSort.dayCounts === true && !notNullDatetime)
+      c.add('$.defaultSort.dayCounts', 'dayCounts needs a defaultSort field of type "datetime" that is required or has a default');
   }
 }
 

@@ -5,6 +5,7 @@ import type { Db } from '../../src/server/db.ts';
 import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import { loadSchemaFiles } from '../../src/schema/load-node.ts';
 import { countRows, EXACT_COUNT_LIMIT, roundEstimate, staleStatsSql } from '../../src/server/entity/count.ts';
+import { dayCountsOf } from '../../src/server/entity/day-counts.ts';
 import { pageRows } from '../../src/server/entity/query.ts';
 import { buildApp } from './entity-helpers.ts';
 import { targets } from './money-helpers.ts';
@@ -110,6 +111,58 @@ for (const target of targets()) {
       // Past the end of an exact total: an empty page, not an error.
       expect((await get('current=99&pageSize=100', 'B2')).body.data).toMatchObject({ list: [], total: 30, current: 99 });
       expect((await get('current=99&pageSize=100', 'B2')).body.data.estimated).toBeUndefined();
+    });
+
+    it('day counts: kept by every kind of write, and deep pages started from them hold the plain OFFSET rows', async () => {
+      const counts = dayCountsOf(registry.get('order'))!;
+      expect(counts.counts).toBe('orders_created_at_days');
+      const drift = async () =>
+        db.query(
+          `SELECT coalesce(k.business_id, r.business_id) AS b, coalesce(k.day, r.day) AS day, k.n::int AS kept, r.n::int AS real
+             FROM orders_created_at_days k
+             FULL JOIN (SELECT business_id, (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n FROM orders GROUP BY 1, 2) r
+               ON r.business_id = k.business_id AND r.day = k.day
+            WHERE k.n IS DISTINCT FROM r.n AND NOT (k.n = 0 AND r.n IS NULL)`,
+        );
+      // Filled by the migration's INSERT … SELECT above (10,530 rows over 8 days).
+      expect(await drift()).toEqual([]);
+      const wantIds = async (order: string, offset: number, size = 20) =>
+        (await db.query<{ id: number }>(`SELECT id FROM orders WHERE business_id = 'B1' ORDER BY ${order} LIMIT ${size} OFFSET ${offset}`)).map((r) => r.id);
+      const pageIds = async (q: string) => ((await get(q)).body.data.list as { id: number }[]).map((r) => r.id);
+      // Rows on other days, a second business, ties on the same instant (ordered by id), then some of
+      // them removed, a row moved to another day (and back at the end), a row changed on another column.
+      await db.tx(async (tx) => {
+        await tx.query(
+          `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, created_at)
+           SELECT CASE WHEN g % 3 = 0 THEN 'B2' ELSE 'B1' END, 'ODDAY' || lpad(g::text, 6, '0'), '日计数', 1, 100,
+                  timestamptz '2025-01-03 23:59:59.5Z' + (g % 4) * interval '12 hours'
+             FROM generate_series(1, 600) AS g`,
+        );
+      });
+      await db.query(`DELETE FROM orders WHERE order_no LIKE 'ODDAY%' AND created_at >= '2025-01-04 12:00Z'`);
+      await db.query(`UPDATE orders SET created_at = created_at - interval '3 days' WHERE order_no = 'OD0000000100'`);
+      await db.query(`UPDATE orders SET person_count = 2 WHERE order_no = 'OD0000000101'`);
+      expect(await drift()).toEqual([]);
+      const total = Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE business_id = 'B1'`))[0].n);
+      for (const [q, order, offset] of [
+        ['current=60&pageSize=20', 'created_at DESC, id DESC', 59 * 20],
+        ['current=151&pageSize=20', 'created_at DESC, id DESC', 150 * 20],
+        [`current=${Math.floor(total / 20)}&pageSize=20`, 'created_at DESC, id DESC', (Math.floor(total / 20) - 1) * 20],
+        ['current=77&pageSize=33&sortField=createdAt&sortOrder=ascend', 'created_at ASC, id ASC', 76 * 33],
+        ['current=300&pageSize=25&sortField=createdAt&sortOrder=ascend', 'created_at ASC, id ASC', 299 * 25],
+      ] as const) {
+        const size = Number(new URLSearchParams(q).get('pageSize'));
+        const want = await wantIds(order, offset, size);
+        expect(want.length, q).toBeGreaterThan(0);
+        expect(await pageIds(q), q).toEqual(want);
+      }
+      // Past the last row: no anchor day, no rows; exports read deep pages the same way.
+      expect((await get(`current=${Math.ceil(total / 20) + 5}&pageSize=20`)).body.data.list).toEqual([]);
+      const exported = await pageRows(db, registry.get('order'), 'B1', { current: '11', pageSize: '400' }, { maxPageSize: 400 });
+      expect(exported.map((r) => r.id)).toEqual(await wantIds('created_at DESC, id DESC', 4000, 400));
+      await db.query(`DELETE FROM orders WHERE order_no LIKE 'ODDAY%'`);
+      await db.query(`UPDATE orders SET created_at = created_at + interval '3 days' WHERE order_no = 'OD0000000100'`);
+      expect(await drift()).toEqual([]);
     });
 
     it('empty values sort as the smallest: last when descending, first when ascending', async () => {

@@ -113,6 +113,36 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect((await migrateEntities(db, { entities: exact, codeIndexes: ['insure_records_id_card_idx'], migrations })).statements).toEqual([]);
   });
 
+  it('day counts: filled from the rows already there when an entity asks for them, dropped with their triggers when not', async () => {
+    db = await openTestDb(url);
+    const without = patch(entities(), 'order', (e) => delete e.defaultSort!.dayCounts);
+    await migrateEntities(db, { entities: without });
+    await db.query(`INSERT INTO businesses (id, name, charge_form) VALUES ('B1', '一号企业', 'prepaid')`);
+    const insert = (no: string, at: string) =>
+      db!.query(`INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, created_at) VALUES ('B1', $1, '产品', 1, 100, $2)`, [no, at]);
+    await insert('OD1', '2025-03-01T23:30:00Z');
+    await insert('OD2', '2025-03-01T08:00:00Z');
+    await insert('OD3', '2025-03-02T00:30:00Z');
+    const kept = () => db!.query<{ day: string; n: number }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day, n::int AS n FROM orders_created_at_days ORDER BY day`);
+    const report = await migrateEntities(db, { entities: entities() });
+    expect(report.statements.some((s) => s.startsWith('CREATE TABLE orders_created_at_days'))).toBe(true);
+    expect(await kept()).toEqual([{ day: '2025-03-01', n: 2 }, { day: '2025-03-02', n: 1 }]);
+    await insert('OD4', '2025-03-02T10:00:00Z'); // counted by the trigger from now on
+    expect(await kept()).toEqual([{ day: '2025-03-01', n: 2 }, { day: '2025-03-02', n: 2 }]);
+    expect((await migrateEntities(db, { entities: entities() })).statements).toEqual([]);
+
+    const dropped = await migrateEntities(db, { entities: without });
+    expect(dropped.statements).toContain('DROP TABLE IF EXISTS orders_created_at_days');
+    const left = await db.query(
+      `SELECT tgname FROM pg_trigger WHERE tgrelid = 'orders'::regclass AND tgname LIKE 'orders_created_at_days%'
+        UNION ALL SELECT proname FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname LIKE 'orders_created_at_days%'
+        UNION ALL SELECT relname FROM pg_class WHERE relname = 'orders_created_at_days' AND relnamespace = current_schema()::regnamespace`,
+    );
+    expect(left).toEqual([]);
+    await insert('OD5', '2025-03-03T10:00:00Z'); // writes no longer touch counts
+    expect((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders`))[0].n).toBe(5);
+  });
+
   it('refuses a removed field or a type change with a clear message and applies nothing', async () => {
     db = await openTestDb(url);
     await migrateEntities(db, { entities: entities() });

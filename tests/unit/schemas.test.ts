@@ -268,6 +268,17 @@ describe('validator catches mistakes', () => {
     expectIssue(issues, 'schemas/tables/invoices.json', '$.toolbar[0].to', 'does not match any page route');
   });
 
+  it('day counts only on a default sort field that is a datetime and never empty', () => {
+    const issues = mutate((f) => {
+      f['schemas/entities/claim.json'].defaultSort = { field: 'accidentDate', order: 'descend', dayCounts: true };
+      f['schemas/entities/claim.json'].fields.accidentDate.sort = true;
+      f['schemas/entities/invoice.json'].defaultSort.dayCounts = 'yes';
+    });
+    expectIssue(issues, 'schemas/entities/claim.json', '$.defaultSort.dayCounts', 'type "datetime" that is required or has a default');
+    expectIssue(issues, 'schemas/entities/invoice.json', '$.defaultSort.dayCounts', '');
+    expect(issues.filter((i) => i.file === 'schemas/entities/order.json')).toEqual([]);
+  });
+
   it('entity references: unknown entity, unknown field, and types/rules repeated in a page', () => {
     const issues = mutate((f) => {
       f['schemas/tables/claims.json'].entity = 'claimz';

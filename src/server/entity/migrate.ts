@@ -6,13 +6,15 @@
  * columns (nullable or with a default) and new indexes. Anything destructive is refused with a
  * clear message and nothing is applied. An index the schemas derived earlier but no longer do (a
  * field that stopped being searchable or sortable, a contains-search made exact) is dropped: it
- * holds no data, and every write would keep paying for it.
+ * holds no data, and every write would keep paying for it. Day-count tables (defaultSort.dayCounts,
+ * day-counts.ts) are created and filled when an entity asks for them and dropped when it no longer does.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db, Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
 import { ROW_ESTIMATE_DDL } from './count.ts';
+import { createDayCountsSql, dayCountsOf, dropDayCountsSql, liveDayCounts } from './day-counts.ts';
 import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf, type IndexOptions } from './ddl.ts';
 
 /** Tables that are not entities: accounts, businesses, memberships, sessions. */
@@ -150,6 +152,7 @@ export async function planEntityChanges(
     if (!live.has(c.table_name)) live.set(c.table_name, new Map());
     live.get(c.table_name)!.set(c.column_name, c.data_type);
   }
+  const liveCounts = await liveDayCounts(q);
   const byName = Object.fromEntries(entities.map((e) => [e.name, e]));
   const statements: string[] = [];
   const problems: string[] = [];
@@ -183,6 +186,10 @@ export async function planEntityChanges(
         if (wasDerived(i.indexname, t, liveCols)) statements.push(`DROP INDEX IF EXISTS ${i.indexname}`);
       }
     }
+    // Day counts hold only derived data: created (and filled) when asked for, dropped when not.
+    const counts = dayCountsOf(e);
+    if (counts && !liveCounts.some((l) => l.counts === counts.counts)) statements.push(...createDayCountsSql(counts));
+    for (const l of liveCounts) if (l.table === t && l.counts !== counts?.counts) statements.push(...dropDayCountsSql(l.counts, t));
   }
   return { statements, problems };
 }

@@ -8,6 +8,7 @@ import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
 import { cappedCountSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
+import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
 import { columnOf, sortKey, tableOf } from './ddl.ts';
 
 export class QueryError extends Error {
@@ -159,21 +160,29 @@ function filters(e: EntitySchema, q: ListQuery, p: Param): string[] {
   return where;
 }
 
-function orderBy(e: EntitySchema, q: ListQuery): string {
-  const field = q.sortField?.trim();
+interface Sort {
+  /** the field key sorted on ('id' for the id order) */
+  field: string;
+  order: 'ascend' | 'descend';
+  /** the ORDER BY text (sortKey) */
+  sql: string;
+}
+
+function orderBy(e: EntitySchema, q: ListQuery): Sort {
+  const asked = q.sortField?.trim();
   const raw = q.sortOrder?.trim();
   if (raw && raw !== 'ascend' && raw !== 'descend') throw new QueryError('sortOrder', '排序方向只能为 ascend 或 descend');
-  const order = raw as 'ascend' | 'descend' | undefined;
-  if (field && field !== 'id') {
-    const f = e.fields[field];
-    if (!f || !f.sort) throw new QueryError('sortField', `不支持按“${f?.label ?? field}”排序`);
-    return sortKey(columnOf(field, f), f, order ?? 'descend');
-  }
-  if (field === 'id') return sortKey('id', undefined, order ?? 'descend');
   const ds = e.defaultSort ?? { field: 'id', order: 'descend' };
-  const f = e.fields[ds.field];
-  return sortKey(f ? columnOf(ds.field, f) : 'id', f, order ?? ds.order);
+  const field = asked || ds.field;
+  const order = (raw as 'ascend' | 'descend' | undefined) ?? (asked ? 'descend' : ds.order);
+  if (field === 'id') return { field, order, sql: sortKey('id', undefined, order) };
+  const f = e.fields[field];
+  if (asked && (!f || !f.sort)) throw new QueryError('sortField', `不支持按“${f?.label ?? field}”排序`);
+  return { field, order, sql: f ? sortKey(columnOf(field, f), f, order) : sortKey('id', undefined, order) };
 }
+
+/** Pages that start at this offset or later start from the day counts (shallower ones skip little). */
+const DAY_COUNTS_FROM = EXACT_COUNT_LIMIT;
 
 export interface PageOptions {
   /** Largest page a caller may ask for (default 100; an export may read bigger pages). */
@@ -188,6 +197,8 @@ interface Plan {
   p: Param;
   current: number;
   pageSize: number;
+  /** Set when the page can start from the day counts: no filter, sorted on the counted field. */
+  days?: { counts: DayCounts; dir: 'ASC' | 'DESC' };
 }
 
 function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions): Plan {
@@ -196,29 +207,39 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
     params.push(v);
     return `$${params.length}`;
   };
-  const where = ['business_id = $1', ...filters(e, q, p)].join(' AND ');
+  const filtered = filters(e, q, p);
+  const sort = orderBy(e, q);
+  const counts = dayCountsOf(e);
   return {
     table: tableOf(e),
-    where,
-    order: orderBy(e, q),
+    where: ['business_id = $1', ...filtered].join(' AND '),
+    order: sort.sql,
     params,
     p,
     current: positiveInt(q.current, 1, 1_000_000),
     pageSize: positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100),
+    ...(counts && !filtered.length && sort.field === counts.field ? { days: { counts, dir: sort.order === 'ascend' ? 'ASC' : 'DESC' } } : {}),
   };
 }
 
 /**
- * The rows of one page. A deferred join: the page's ids come from the (business_id, sort column, id)
- * index alone, then only those rows are read, so page 1000 does not read 20,000 whole rows.
+ * The ids of one page, read from the (business_id, sort column, id) index alone (a deferred join: only
+ * the page's own rows are read whole). A deep page in the order of an entity's day counts starts at
+ * the day its offset falls in rather than skipping every index entry before it.
  */
-async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Record<string, unknown>[]> {
+function pageIdsSql(pl: Plan): string {
   const limit = pl.p(pl.pageSize);
   const offset = pl.p((pl.current - 1) * pl.pageSize);
+  if (pl.days && (pl.current - 1) * pl.pageSize >= DAY_COUNTS_FROM) {
+    return anchoredIdsSql(pl.days.counts, pl.days.dir, '$1', pl.order, limit, offset);
+  }
+  return `SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/** The rows of one page, without a total. */
+async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Record<string, unknown>[]> {
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e)} FROM ${pl.table}
-      WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})
-      ORDER BY ${pl.order}`,
+    `SELECT ${selectList(e)} FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.order}`,
     pl.params,
   );
   return rows.map((r) => applyMasks(e, r));
@@ -251,14 +272,13 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   const pl = plan(e, businessId, q, opts);
   const filterParamCount = pl.params.length;
   const deep = (pl.current - 1) * pl.pageSize >= EXACT_COUNT_LIMIT;
-  const limit = pl.p(pl.pageSize);
-  const offset = pl.p((pl.current - 1) * pl.pageSize);
+  const ids = pageIdsSql(pl);
   const counted = cappedCountSql(pl.table, pl.where);
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
     `WITH page AS (
        SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json) AS rows
          FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
-                WHERE id IN (SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset})) r),
+                WHERE id IN (${ids})) r),
      total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
      SELECT ${totalColumns(pl.table, pl.where, filterParamCount)}, page.rows FROM total, page`,
     pl.params,

@@ -143,7 +143,11 @@ export interface EntitySchema {
   table?: string;
   api?: string;
   scope?: 'business';
-  defaultSort?: { field: string; order: 'ascend' | 'descend' };
+  /**
+   * The list's order when none is asked for. `dayCounts` (a NOT NULL datetime field only) keeps per-day
+   * row counts of the field so deep pages in its order skip whole days (src/server/entity/day-counts.ts).
+   */
+  defaultSort?: { field: string; order: 'ascend' | 'descend'; dayCounts?: boolean };
   operations?: EntityOperations;
   fields: Record<string, FieldSchema>;
   description?: string;
