@@ -6,6 +6,7 @@ import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import type { EntitySchema } from '../../src/shared/entity/types.ts';
 import { indexesFor, tableOf } from '../../src/server/entity/ddl.ts';
 import { migrateEntities, MigrationRefused } from '../../src/server/entity/migrate.ts';
+import { createDayCountsSql, dayCountsOf } from '../../src/server/entity/day-counts.ts';
 import { LEGACY_DDL as LEGACY_MIGRATIONS } from './fixtures/legacy-ddl.ts';
 import { openTestDb } from './entity-helpers.ts';
 
@@ -125,11 +126,16 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     await insert('OD3', '2025-03-02T00:30:00Z');
     const kept = () => db!.query<{ day: string; n: number }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day, n::int AS n FROM orders_created_at_days ORDER BY day`);
     const report = await migrateEntities(db, { entities: entities() });
-    expect(report.statements.some((s) => s.startsWith('CREATE TABLE orders_created_at_days'))).toBe(true);
+    expect(report.statements.some((s) => s.startsWith('CREATE TABLE IF NOT EXISTS orders_created_at_days'))).toBe(true);
     expect(await kept()).toEqual([{ day: '2025-03-01', n: 2 }, { day: '2025-03-02', n: 1 }]);
     await insert('OD4', '2025-03-02T10:00:00Z'); // counted by the trigger from now on
     expect(await kept()).toEqual([{ day: '2025-03-01', n: 2 }, { day: '2025-03-02', n: 2 }]);
     expect((await migrateEntities(db, { entities: entities() })).statements).toEqual([]);
+    // A second gateway that planned the same change before the first committed: nothing counted twice.
+    await db.tx(async (tx) => {
+      for (const s of createDayCountsSql(dayCountsOf(entities().find((e) => e.name === 'order')!)!)) await tx.query(s);
+    });
+    expect(await kept()).toEqual([{ day: '2025-03-01', n: 2 }, { day: '2025-03-02', n: 2 }]);
 
     const dropped = await migrateEntities(db, { entities: without });
     expect(dropped.statements).toContain('DROP TABLE IF EXISTS orders_created_at_days');

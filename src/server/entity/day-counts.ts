@@ -42,7 +42,9 @@ const dayOf = (d: DayCounts, rel: string): string => `(${rel}.${d.column} AT TIM
 /**
  * Creates the counter table, its triggers and fills it from the rows already there. Run in one
  * transaction: CREATE TRIGGER locks out writers of the table until commit, so no row is missed or
- * counted twice. Statement-level triggers see a whole INSERT (a 5,000-row roster) as one grouped
+ * counted twice. Idempotent: a second gateway that planned the same change before the first committed
+ * replaces the functions and triggers with the same ones, and its fill adds nothing (every day with
+ * rows already has its counter row). Statement-level triggers see a whole INSERT (a 5,000-row roster) as one grouped
  * upsert; counter rows are upserted in (business, day) order so concurrent inserts lock them in the
  * same order. An UPDATE trigger fires only when the business or the day column changes.
  */
@@ -63,7 +65,7 @@ export function createDayCountsSql(d: DayCounts): string[] {
        FROM (SELECT r.business_id, ${dayOf(d, 'r')} AS day, count(*) AS n FROM ${rows} r GROUP BY 1, 2) o
       WHERE k.business_id = o.business_id AND k.day = o.day;`;
   return [
-    `CREATE TABLE ${c} (
+    `CREATE TABLE IF NOT EXISTS ${c} (
        business_id TEXT NOT NULL,
        day DATE NOT NULL,
        n BIGINT NOT NULL CHECK (n >= 0),
@@ -74,13 +76,14 @@ export function createDayCountsSql(d: DayCounts): string[] {
     fn('del', remove('old_rows')),
     fn('upd', `${remove('(SELECT OLD.*)')}\n       ${add('(SELECT NEW.*)')}`),
     fn('trunc', `DELETE FROM ${c};`),
-    `CREATE TRIGGER ${c}_ins AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${c}_ins()`,
-    `CREATE TRIGGER ${c}_del AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${c}_del()`,
-    `CREATE TRIGGER ${c}_upd AFTER UPDATE OF business_id, ${d.column} ON ${t} FOR EACH ROW
+    `CREATE OR REPLACE TRIGGER ${c}_ins AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${c}_ins()`,
+    `CREATE OR REPLACE TRIGGER ${c}_del AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${c}_del()`,
+    `CREATE OR REPLACE TRIGGER ${c}_upd AFTER UPDATE OF business_id, ${d.column} ON ${t} FOR EACH ROW
        WHEN (OLD.business_id IS DISTINCT FROM NEW.business_id OR ${dayOf(d, 'OLD')} IS DISTINCT FROM ${dayOf(d, 'NEW')})
        EXECUTE FUNCTION ${c}_upd()`,
-    `CREATE TRIGGER ${c}_trunc AFTER TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION ${c}_trunc()`,
-    `INSERT INTO ${c} (business_id, day, n) SELECT r.business_id, ${dayOf(d, 'r')}, count(*) FROM ${t} r GROUP BY 1, 2`,
+    `CREATE OR REPLACE TRIGGER ${c}_trunc AFTER TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION ${c}_trunc()`,
+    `INSERT INTO ${c} (business_id, day, n) SELECT r.business_id, ${dayOf(d, 'r')}, count(*) FROM ${t} r GROUP BY 1, 2
+       ON CONFLICT (business_id, day) DO NOTHING`,
   ];
 }
 

@@ -246,6 +246,9 @@ export async function migrateEntities(db: Db, opts: MigrateOptions): Promise<Mig
   const plan = await planEntityChanges(db, stored, opts.codeColumns, { trigram: await ensureTrigram(db) }, keep);
   if (plan.problems.length) throw new MigrationRefused(plan.problems);
   await db.tx(async (tx) => {
+    // Gateways starting together apply their plans one after another instead of racing on the same
+    // catalog rows (a CREATE … IF NOT EXISTS that waits for another's uncommitted CREATE then fails).
+    if (plan.statements.length) await tx.query(`SELECT pg_advisory_xact_lock(hashtext('console:migrate-entities'))`);
     for (const s of plan.statements) await tx.query(s);
   });
   report.statements = plan.statements;
