@@ -51,6 +51,31 @@ describe('parseRosterInWorker', () => {
     expect(ticks).toBeGreaterThan(seconds * 10); // the main thread kept running timers
   }, 90_000);
 
+  it('asks for the covered keys once the file is read, with only the keys the file holds', async () => {
+    const csv = Buffer.from(
+      ['姓名,身份证号,手机号,工种', `张甲,${idFor(1)},13800000001,普工`, `李乙,${idFor(2).toLowerCase()} ,13800000002,普工`, `王丙,${idFor(1)},13800000003,普工`, `赵丁,,13800000004,普工`].join('\n'),
+    );
+    const asked: string[][] = [];
+    const task = parseRosterInWorker({
+      buffer: csv, ext: 'csv', columns: ROSTER_COLUMNS, keyColumn: 'idCard', validatorModule,
+      coveredKeys: async (keys) => {
+        asked.push(keys);
+        return keys.filter((k) => k === idFor(2).toUpperCase());
+      },
+    });
+    const preview = await task.result;
+    // Distinct, trimmed, upper case; the empty cell is not a key.
+    expect(asked).toEqual([[idFor(1), idFor(2).toUpperCase()]]);
+    expect(preview.duplicates).toEqual([
+      { row: 3, column: 'idCard', message: '该人员已在保' },
+      { row: 4, firstRow: 2, column: 'idCard', message: '与第 2 行重复' },
+    ]);
+    expect(preview.valid.map((r) => r.row)).toEqual([2]);
+    // A failed lookup fails the parse with the generic message, and the worker is stopped.
+    const failing = parseRosterInWorker({ buffer: csv, ext: 'csv', columns: ROSTER_COLUMNS, keyColumn: 'idCard', validatorModule, coveredKeys: () => Promise.reject(new Error('db down')) });
+    await expect(failing.result).rejects.toMatchObject({ code: 'INTERNAL', message: '文件解析失败，请稍后重试' });
+  });
+
   it('refuses a wrong header, too many rows and too many bytes with user messages', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('x').addRows([

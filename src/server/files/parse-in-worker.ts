@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
-import type { ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
+import type { CoveredMessage, ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
 
 export { MAX_BYTES, MAX_ROWS, SheetError };
 export type { ValidatorModuleRef };
@@ -13,6 +13,12 @@ export interface ParseRosterOptions {
   columns: SheetColumn[];
   keyColumn: string;
   existingKeys?: Iterable<string>;
+  /**
+   * Called once, after the file is read, with each distinct key in it (trimmed, upper case); resolves
+   * to the ones already insured. Use it instead of existingKeys when the insured keys are many: only
+   * the file's keys are looked up.
+   */
+  coveredKeys?: (keys: string[]) => Promise<Iterable<string>>;
   /** Module loaded inside the worker to obtain the RowValidator (functions cannot cross threads). */
   validatorModule: ValidatorModuleRef;
   maxRows?: number;
@@ -86,6 +92,7 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
         columns: opts.columns,
         keyColumn: opts.keyColumn,
         existingKeys: opts.existingKeys ? [...opts.existingKeys] : undefined,
+        probeKeys: opts.coveredKeys !== undefined,
         validatorModule: opts.validatorModule,
         maxRows: opts.maxRows ?? MAX_ROWS,
         rowsOut: opts.rowsOut,
@@ -112,6 +119,17 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
           if (m.type === 'progress') {
             const p: Progress = { done: m.done, total: m.total, percent: m.total ? Math.floor((m.done * 100) / m.total) : 100 };
             for (const cb of listeners) cb(p);
+          } else if (m.type === 'probe') {
+            opts.coveredKeys!(m.keys).then(
+              (covered) => {
+                if (!settled) worker.postMessage({ type: 'covered', keys: [...covered] } satisfies CoveredMessage);
+              },
+              (e: unknown) => {
+                const err = new SheetError('INTERNAL', '文件解析失败，请稍后重试');
+                err.cause = e;
+                finish(err);
+              },
+            );
           } else if (m.type === 'result') finish(null, m.preview);
           else {
             const err = new SheetError(m.code as SheetErrorCode, m.message);

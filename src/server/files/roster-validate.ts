@@ -15,7 +15,8 @@ export interface BuildPreviewInput {
   progressEvery?: number;
 }
 
-const normKey = (s: string) => s.trim().toUpperCase();
+/** A key as compared with existing ones: trimmed, upper case (ID numbers are stored upper case). */
+export const normKey = (s: string): string => s.trim().toUpperCase();
 
 /**
  * Validate every row of a sheet: the caller's RowValidator, duplicates within the file by

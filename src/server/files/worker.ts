@@ -5,8 +5,8 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { readSheet } from './roster-read.ts';
-import { mapColumns } from './roster-map.ts';
-import { buildPreview, previewErrors } from './roster-validate.ts';
+import { mapColumns, requireColumns } from './roster-map.ts';
+import { buildPreview, normKey, previewErrors } from './roster-validate.ts';
 import { errorWorkbook } from './workbooks.ts';
 import { SheetError, type ParsedRoster, type RowValidator, type SheetColumn } from './types.ts';
 
@@ -25,6 +25,11 @@ export interface WorkerJob {
   columns: SheetColumn[];
   keyColumn: string;
   existingKeys?: string[];
+  /**
+   * Ask the parent which of the file's keys are already insured (a `probe` message answered by a
+   * `covered` one) once the file is read, instead of being sent every insured key up front.
+   */
+  probeKeys?: boolean;
   validatorModule: ValidatorModuleRef;
   maxRows?: number;
   progressEvery?: number;
@@ -36,6 +41,7 @@ export interface WorkerJob {
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number }
+  | { type: 'probe'; keys: string[] }
   | { type: 'result'; preview: ParsedRoster }
   | { type: 'error'; code: string; message: string; detail?: string };
 
@@ -49,6 +55,24 @@ async function loadValidator(ref: ValidatorModuleRef): Promise<RowValidator> {
   return validator as RowValidator;
 }
 
+/** The parent's answer to a `probe`: the keys among them that are already insured. */
+export interface CoveredMessage {
+  type: 'covered';
+  keys: string[];
+}
+
+/** Every distinct, well-formed-looking key of the file (trimmed, upper case), then the parent's answer. */
+function probeCovered(table: { headers: string[]; rows: string[][] }, job: WorkerJob): Promise<string[]> {
+  const at = requireColumns(table.headers, job.columns).index[job.keyColumn];
+  const keys = new Set<string>();
+  if (at !== undefined) for (const cells of table.rows) if (cells[at]) keys.add(normKey(cells[at]));
+  keys.delete('');
+  return new Promise((resolve) => {
+    parentPort!.once('message', (m: CoveredMessage) => resolve(m.keys));
+    parentPort!.postMessage({ type: 'probe', keys: [...keys] } satisfies WorkerMessage);
+  });
+}
+
 async function run(job: WorkerJob): Promise<WorkerMessage> {
   const post = (m: WorkerMessage) => parentPort!.postMessage(m);
   const buffer = Buffer.from(job.buffer.buffer, job.buffer.byteOffset, job.buffer.byteLength);
@@ -57,12 +81,13 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
     readSheet(buffer, job.ext, { columns: job.columns, maxRows: job.maxRows }),
   ]);
   post({ type: 'progress', done: 0, total: table.rows.length });
+  const existingKeys = job.probeKeys ? await probeCovered(table, job) : job.existingKeys;
   const preview = buildPreview({
     table,
     columns: job.columns,
     validateRow,
     keyColumn: job.keyColumn,
-    existingKeys: job.existingKeys,
+    existingKeys,
     progressEvery: job.progressEvery ?? 1000,
     onProgress: (done, total) => post({ type: 'progress', done, total }),
   });

@@ -21,7 +21,8 @@ export interface ParseJob {
   ext: string;
   /** Storage key of the original; the error workbook goes next to it. */
   fileKey: string;
-  existingKeys: Iterable<string>;
+  /** The ones among the file's ID numbers already covered by the upload's plan in its period. */
+  coveredKeys: (idCards: string[]) => Promise<Iterable<string>>;
 }
 
 export interface ParseDeps {
@@ -57,7 +58,7 @@ export function startParse(deps: ParseDeps, job: ParseJob): { task: ParseTask; d
     ext: job.ext,
     columns: rosterColumns(),
     keyColumn: 'idCard',
-    existingKeys: job.existingKeys,
+    coveredKeys: job.coveredKeys,
     validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields() } },
     rowsOut: true,
     errorWorkbook: true,

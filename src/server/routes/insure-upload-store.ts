@@ -169,23 +169,18 @@ export async function coveredIdCards(
   businessId: string,
   plan: { id: string; name: string },
   startDate: string,
-  idCards?: string[],
+  idCards: string[],
 ): Promise<Set<string>> {
   const { endDate } = coverPeriod('roster', startDate);
   const cover = overlapsCoverSql({ planId: '$2', planName: '$3', start: '$4', end: '$5' });
-  const rows = idCards
-    ? // One index probe per given card (stored cards are upper case, as every write path stores them), not a
-      // scan of the business's records: an = ANY(…) or EXISTS over thousands of cards is planned as a scan,
-      // whose cost grows with every batch ever stored; a LATERAL … LIMIT 1 is a probe each. The cards travel
-      // as one JSON parameter, as createInsuranceBatch sends its rows (the driver would escape each one).
-      await q.query<{ id_card: string }>(
-        `SELECT c.id_card FROM json_array_elements_text($6::json) AS c(id_card)
-          CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
-        [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.map((c) => c.toUpperCase()))],
-      )
-    : await q.query<{ id_card: string }>(
-        `SELECT DISTINCT upper(id_card) AS id_card FROM insure_records WHERE business_id = $1 AND ${cover}`,
-        [businessId, plan.id, plan.name, startDate, endDate],
-      );
+  // One index probe per given card (stored cards are upper case, as every write path stores them), not a
+  // scan of the business's records: an = ANY(…) or EXISTS over thousands of cards is planned as a scan,
+  // whose cost grows with every batch ever stored; a LATERAL … LIMIT 1 is a probe each. The cards travel
+  // as one JSON parameter, as createInsuranceBatch sends its rows (the driver would escape each one).
+  const rows = await q.query<{ id_card: string }>(
+    `SELECT c.id_card FROM json_array_elements_text($6::json) AS c(id_card)
+      CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
+    [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.map((c) => c.toUpperCase()))],
+  );
   return new Set(rows.map((r) => r.id_card));
 }

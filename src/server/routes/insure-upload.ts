@@ -158,8 +158,9 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       reply.header('idempotent-replayed', String(replayed));
     } else row = await create(db);
     if (!replayed) {
-      const existing = await coveredIdCards(db, biz.businessId, plan, startDate);
-      const { task, done } = startParse({ db, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, existingKeys: existing });
+      // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers.
+      const coveredKeys = (idCards: string[]) => coveredIdCards(db, biz.businessId, plan, startDate, idCards);
+      const { task, done } = startParse({ db, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, coveredKeys });
       running.add(task);
       void done.finally(() => running.delete(task));
     }
