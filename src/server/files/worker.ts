@@ -61,7 +61,7 @@ export interface CoveredMessage {
   keys: string[];
 }
 
-/** Every distinct, well-formed-looking key of the file (trimmed, upper case), then the parent's answer. */
+/** Every distinct non-empty key of the file (trimmed, upper case), sent to the parent; resolves to its answer. */
 function probeCovered(table: { headers: string[]; rows: string[][] }, job: WorkerJob): Promise<string[]> {
   const at = requireColumns(table.headers, job.columns).index[job.keyColumn];
   const keys = new Set<string>();
