@@ -43,13 +43,14 @@ for (const target of targets()) {
     });
 
     it('counts exactly while the count is small, estimates beyond, flagged estimated', async () => {
-      // 10,500 rows: over the cap, so the total is the planner's estimate, rounded, never below the count.
+      // Without a filter, orders (defaultSort.dayCounts) take their exact total from the day counts, at any size.
       const all = await get('pageSize=20');
       expect(all.status).toBe(200);
-      expect(all.body.data).toMatchObject({ current: 1, pageSize: 20, estimated: true });
-      expect(all.body.data.total).toBeGreaterThan(EXACT_COUNT_LIMIT);
-      expect(Math.abs(all.body.data.total - N) / N).toBeLessThan(0.1);
+      expect(all.body.data).toMatchObject({ current: 1, pageSize: 20, total: N });
+      expect(all.body.data.estimated).toBeUndefined();
       expect(all.body.data.list).toHaveLength(20);
+      expect((await get('pageSize=20&sortField=amount&sortOrder=ascend')).body.data).toMatchObject({ total: N });
+      // Filtered, 10,500 rows match: over the cap, so the total is the planner's estimate, rounded, never below the count.
       // Estimates of filtered lists: the filter's values (a text array, a LIKE pattern with an escaped
       // wildcard, dates) reach the planner as quoted literals.
       for (const [q, want] of [
@@ -97,8 +98,13 @@ for (const target of targets()) {
         `SELECT id FROM orders WHERE business_id = 'B1' ORDER BY created_at DESC, id DESC LIMIT 20 OFFSET ${399 * 20}`,
       );
       expect(page.body.data.list.map((r: { id: number }) => r.id)).toEqual(want.map((r) => r.id));
-      // Rows at offset 7,980 prove there are more than the cap: the same estimated total as page 1, uncounted.
-      expect(page.body.data).toMatchObject({ estimated: true, total: (await get('pageSize=20')).body.data.total });
+      // The exact total of the day counts, as on page 1; a filtered deep page with rows proves there are
+      // more than the cap: the estimate, uncounted.
+      expect(page.body.data).toMatchObject({ total: N });
+      expect(page.body.data.estimated).toBeUndefined();
+      const filteredDeep = await get('current=400&pageSize=20&createdAt=2025-01-01,2025-12-31');
+      expect(filteredDeep.body.data).toMatchObject({ estimated: true, total: (await get('pageSize=20&createdAt=2025-01-01,2025-12-31')).body.data.total });
+      expect(filteredDeep.body.data.list.map((r: { id: number }) => r.id)).toEqual(want.map((r) => r.id));
       // A deep page past the end of a filter over the cap: still the estimate, no rows.
       const past = (await get(`payStatus=unpaid&pageSize=100&current=15`)).body.data; // 1,050 rows, offset 1,400
       expect(past).toMatchObject({ list: [], estimated: true });
@@ -144,6 +150,10 @@ for (const target of targets()) {
       await db.query(`UPDATE orders SET person_count = 2 WHERE order_no = 'OD0000000101'`);
       expect(await drift()).toEqual([]);
       const total = Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE business_id = 'B1'`))[0].n);
+      expect((await get('pageSize=1')).body.data).toMatchObject({ total });
+      const inB2 = Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE business_id = 'B2'`))[0].n);
+      expect(inB2).toBeGreaterThan(30);
+      expect((await get('pageSize=1', 'B2')).body.data).toMatchObject({ total: inB2 });
       for (const [q, order, offset] of [
         ['current=60&pageSize=20', 'created_at DESC, id DESC', 59 * 20],
         ['current=151&pageSize=20', 'created_at DESC, id DESC', 150 * 20],

@@ -197,7 +197,9 @@ interface Plan {
   p: Param;
   current: number;
   pageSize: number;
-  /** Set when the page can start from the day counts: no filter, sorted on the counted field. */
+  /** The entity's day counts when the list has no filter: they hold its exact total. */
+  counts?: DayCounts;
+  /** Set when a deep page can also start from them: sorted on the counted field. */
   days?: { counts: DayCounts; dir: 'ASC' | 'DESC' };
 }
 
@@ -209,7 +211,7 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
   };
   const filtered = filters(e, q, p);
   const sort = orderBy(e, q);
-  const counts = dayCountsOf(e);
+  const counts = filtered.length ? undefined : dayCountsOf(e);
   return {
     table: tableOf(e),
     where: ['business_id = $1', ...filtered].join(' AND '),
@@ -218,7 +220,8 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
     p,
     current: positiveInt(q.current, 1, 1_000_000),
     pageSize: positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100),
-    ...(counts && !filtered.length && sort.field === counts.field ? { days: { counts, dir: sort.order === 'ascend' ? 'ASC' : 'DESC' } } : {}),
+    ...(counts ? { counts } : {}),
+    ...(counts && sort.field === counts.field ? { days: { counts, dir: sort.order === 'ascend' ? 'ASC' : 'DESC' } } : {}),
   };
 }
 
@@ -246,6 +249,25 @@ async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Recor
 }
 
 /**
+ * The page's rows as one JSON array (column `rows`), in the order of a row number so json_agg cannot
+ * reorder them; `ids` is pageIdsSql.
+ */
+function pageJsonSql(e: EntitySchema, pl: Plan, ids: string): string {
+  return `SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json) AS rows
+            FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
+                   WHERE id IN (${ids})) r`;
+}
+
+/** The rows of pageJsonSql's JSON (text on PGlite), masked, without their row numbers. */
+function pageList(e: EntitySchema, json: unknown): Record<string, unknown>[] {
+  const rows = (typeof json === 'string' ? JSON.parse(json) : json) as Record<string, unknown>[];
+  return rows.map((r) => {
+    delete r.__pos;
+    return applyMasks(e, r);
+  });
+}
+
+/**
  * One page of rows matching the query, without a total: for callers that walk every page of a filter
  * (exports). Same filters, sorting and masking as listRows.
  */
@@ -261,7 +283,8 @@ export async function pageRows(
 
 /**
  * One page of an entity's rows for a business, with the total (exact, or an estimate when large), in
- * one round trip: the capped count, the planner's estimate (only computed when the count reaches the
+ * one round trip. Without a filter on an entity with day counts the total is their exact sum
+ * (countedList). Otherwise: the capped count, the planner's estimate (only computed when the count reaches the
  * cap) and the page's rows as JSON in the order of a row number, so json_agg cannot reorder them.
  * A page that starts at row EXACT_COUNT_LIMIT or later and has rows proves the count is over the cap,
  * so deep pages skip the count (at 1M rows page 1000 then pays only for its own OFFSET). That total is
@@ -270,26 +293,33 @@ export async function pageRows(
  */
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
   const pl = plan(e, businessId, q, opts);
+  if (pl.counts) return countedList(db, e, pl, pl.counts);
   const filterParamCount = pl.params.length;
   const deep = (pl.current - 1) * pl.pageSize >= EXACT_COUNT_LIMIT;
   const ids = pageIdsSql(pl);
   const counted = cappedCountSql(pl.table, pl.where);
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
-    `WITH page AS (
-       SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json) AS rows
-         FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
-                WHERE id IN (${ids})) r),
+    `WITH page AS (${pageJsonSql(e, pl, ids)}),
      total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
      SELECT ${totalColumns(pl.table, pl.where, filterParamCount)}, page.rows FROM total, page`,
     pl.params,
   );
-  const rows = (typeof row.rows === 'string' ? JSON.parse(row.rows) : row.rows) as Record<string, unknown>[];
-  const list = rows.map((r) => {
-    delete r.__pos;
-    return applyMasks(e, r);
-  });
   const { total, estimated } = totalOf(row.n, row.estimate === null ? null : Number(row.estimate));
-  return { list, total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
+  return { list: pageList(e, row.rows), total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
+}
+
+/**
+ * listRows for a list without a filter on an entity with day counts: the exact total is the sum of the
+ * business's day counts (one row per day), so neither a capped count nor the planner's estimate is needed.
+ */
+async function countedList(db: Queryable, e: EntitySchema, pl: Plan, counts: DayCounts): Promise<ListResult> {
+  const ids = pageIdsSql(pl);
+  const [row] = await db.query<{ n: number | string; rows: unknown }>(
+    `SELECT (SELECT coalesce(sum(n), 0)::bigint FROM ${counts.counts} WHERE business_id = $1) AS n,
+            (${pageJsonSql(e, pl, ids)}) AS rows`,
+    pl.params,
+  );
+  return { list: pageList(e, row.rows), total: Number(row.n), current: pl.current, pageSize: pl.pageSize };
 }
 
 /** One row by id within the business, or null. */
