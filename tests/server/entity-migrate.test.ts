@@ -136,6 +136,13 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
       for (const s of createDayCountsSql(dayCountsOf(entities().find((e) => e.name === 'order')!)!)) await tx.query(s);
     });
     expect(await kept()).toEqual([{ day: '2025-03-01', n: 2 }, { day: '2025-03-02', n: 2 }]);
+    // The counted table dropped and created again outside the migration (its triggers went with it):
+    // the next migration rebuilds the counts from the rows there are now.
+    await db.query('DROP TABLE orders CASCADE');
+    await migrateEntities(db, { entities: entities() });
+    expect(await kept()).toEqual([]);
+    await insert('OD1', '2025-03-05T10:00:00Z');
+    expect(await kept()).toEqual([{ day: '2025-03-05', n: 1 }]);
 
     const dropped = await migrateEntities(db, { entities: without });
     expect(dropped.statements).toContain('DROP TABLE IF EXISTS orders_created_at_days');
@@ -146,7 +153,7 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     );
     expect(left).toEqual([]);
     await insert('OD5', '2025-03-03T10:00:00Z'); // writes no longer touch counts
-    expect((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders`))[0].n).toBe(5);
+    expect((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders`))[0].n).toBe(2);
   });
 
   it('refuses a removed field or a type change with a clear message and applies nothing', async () => {

@@ -90,20 +90,43 @@ export function createDayCountsSql(d: DayCounts): string[] {
 /** Drops a counter table that no entity asks for any more, with its triggers and functions. */
 export function dropDayCountsSql(counts: string, table: string): string[] {
   return [
-    ...['ins', 'del', 'upd', 'trunc'].map((s) => `DROP TRIGGER IF EXISTS ${counts}_${s} ON ${table}`),
+    ...TRIGGERS.map((s) => `DROP TRIGGER IF EXISTS ${counts}_${s} ON ${table}`),
     `DROP TABLE IF EXISTS ${counts}`,
-    ...['ins', 'del', 'upd', 'trunc'].map((s) => `DROP FUNCTION IF EXISTS ${counts}_${s}()`),
+    ...TRIGGERS.map((s) => `DROP FUNCTION IF EXISTS ${counts}_${s}()`),
   ];
 }
 
-/** The live counter tables (name and the table they count), from their comments. */
-export async function liveDayCounts(q: { query<T>(sql: string): Promise<T[]> }): Promise<{ counts: string; table: string }[]> {
-  const rows = await q.query<{ counts: string; note: string }>(
-    `SELECT c.relname AS counts, d.description AS note
+const TRIGGERS = ['ins', 'del', 'upd', 'trunc'] as const;
+
+export interface LiveDayCounts {
+  counts: string;
+  /** the table counted */
+  table: string;
+  /**
+   * False when a trigger is missing from the counted table (it was dropped and created again outside
+   * the migration): the counts no longer follow its rows and must be rebuilt.
+   */
+  intact: boolean;
+}
+
+/** The live counter tables, from their comments, and whether the counted table still has their triggers. */
+export async function liveDayCounts(q: { query<T>(sql: string): Promise<T[]> }): Promise<LiveDayCounts[]> {
+  const rows = await q.query<{ counts: string; note: string; triggers: string[] | null }>(
+    `SELECT c.relname AS counts, d.description AS note,
+            (SELECT array_agg(t.tgname::text) FROM pg_trigger t
+              WHERE t.tgrelid = to_regclass(quote_ident(split_part(substr(d.description, ${COMMENT_PREFIX.length + 1}), '.', 1)))
+                AND NOT t.tgisinternal) AS triggers
        FROM pg_class c JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass AND d.objsubid = 0
       WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace AND d.description LIKE '${COMMENT_PREFIX}%'`,
   );
-  return rows.map((r) => ({ counts: r.counts, table: r.note.slice(COMMENT_PREFIX.length).split('.')[0] }));
+  return rows.map((r) => {
+    const have = new Set(r.triggers ?? []);
+    return {
+      counts: r.counts,
+      table: r.note.slice(COMMENT_PREFIX.length).split('.')[0],
+      intact: TRIGGERS.every((s) => have.has(`${r.counts}_${s}`)),
+    };
+  });
 }
 
 /**

@@ -186,9 +186,12 @@ export async function planEntityChanges(
         if (wasDerived(i.indexname, t, liveCols)) statements.push(`DROP INDEX IF EXISTS ${i.indexname}`);
       }
     }
-    // Day counts hold only derived data: created (and filled) when asked for, dropped when not.
+    // Day counts hold only derived data: created (and filled) when asked for, dropped when not, rebuilt
+    // when the counted table lost their triggers (dropped and created again outside the migration).
     const counts = dayCountsOf(e);
-    if (counts && !liveCounts.some((l) => l.counts === counts.counts)) statements.push(...createDayCountsSql(counts));
+    const kept = counts && liveCounts.find((l) => l.counts === counts.counts);
+    if (counts && kept && !kept.intact) statements.push(...dropDayCountsSql(counts.counts, t));
+    if (counts && !kept?.intact) statements.push(...createDayCountsSql(counts));
     for (const l of liveCounts) if (l.table === t && l.counts !== counts?.counts) statements.push(...dropDayCountsSql(l.counts, t));
   }
   return { statements, problems };
