@@ -37,6 +37,9 @@ export function dayCountsOf(e: EntitySchema): DayCounts | undefined {
   return { field: ds.field, table, column, counts: `${table}_${column}_days` };
 }
 
+/** Suffixes of the triggers (and their functions) that keep a counter table. */
+const TRIGGERS = ['ins', 'del', 'upd', 'trunc'] as const;
+
 const dayOf = (d: DayCounts, rel: string): string => `(${rel}.${d.column} AT TIME ZONE 'UTC')::date`;
 
 /**
@@ -44,9 +47,9 @@ const dayOf = (d: DayCounts, rel: string): string => `(${rel}.${d.column} AT TIM
  * transaction: CREATE TRIGGER locks out writers of the table until commit, so no row is missed or
  * counted twice. Idempotent: a second gateway that planned the same change before the first committed
  * replaces the functions and triggers with the same ones, and its fill adds nothing (every day with
- * rows already has its counter row). Statement-level triggers see a whole INSERT (a 5,000-row roster) as one grouped
- * upsert; counter rows are upserted in (business, day) order so concurrent inserts lock them in the
- * same order. An UPDATE trigger fires only when the business or the day column changes.
+ * rows already has its counter row). Statement-level triggers see a whole INSERT (a 5,000-row roster)
+ * as one grouped upsert; counter rows are upserted in (business, day) order so concurrent inserts lock
+ * them in the same order. An UPDATE trigger fires only when the business or the day column changes.
  */
 export function createDayCountsSql(d: DayCounts): string[] {
   const { table: t, counts: c } = d;
@@ -87,7 +90,7 @@ export function createDayCountsSql(d: DayCounts): string[] {
   ];
 }
 
-/** Drops a counter table that no entity asks for any more, with its triggers and functions. */
+/** Drops a counter table with its triggers and functions (no entity asks for it, or it is rebuilt). */
 export function dropDayCountsSql(counts: string, table: string): string[] {
   return [
     ...TRIGGERS.map((s) => `DROP TRIGGER IF EXISTS ${counts}_${s} ON ${table}`),
@@ -95,8 +98,6 @@ export function dropDayCountsSql(counts: string, table: string): string[] {
     ...TRIGGERS.map((s) => `DROP FUNCTION IF EXISTS ${counts}_${s}()`),
   ];
 }
-
-const TRIGGERS = ['ins', 'del', 'upd', 'trunc'] as const;
 
 export interface LiveDayCounts {
   counts: string;
