@@ -192,15 +192,15 @@ export interface PageOptions {
 interface Plan {
   table: string;
   where: string;
-  order: string;
+  sort: Sort;
   params: unknown[];
   p: Param;
   current: number;
   pageSize: number;
+  /** Rows before the page: (current - 1) * pageSize. */
+  offset: number;
   /** The entity's day counts when the list has no filter: they hold its exact total. */
   counts?: DayCounts;
-  /** Set when a deep page can also start from them: sorted on the counted field. */
-  days?: { counts: DayCounts; dir: 'ASC' | 'DESC' };
 }
 
 function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions): Plan {
@@ -212,16 +212,18 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
   const filtered = filters(e, q, p);
   const sort = orderBy(e, q);
   const counts = filtered.length ? undefined : dayCountsOf(e);
+  const current = positiveInt(q.current, 1, 1_000_000);
+  const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100);
   return {
     table: tableOf(e),
     where: ['business_id = $1', ...filtered].join(' AND '),
-    order: sort.sql,
+    sort,
     params,
     p,
-    current: positiveInt(q.current, 1, 1_000_000),
-    pageSize: positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100),
+    current,
+    pageSize,
+    offset: (current - 1) * pageSize,
     ...(counts ? { counts } : {}),
-    ...(counts && sort.field === counts.field ? { days: { counts, dir: sort.order === 'ascend' ? 'ASC' : 'DESC' } } : {}),
   };
 }
 
@@ -232,17 +234,17 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
  */
 function pageIdsSql(pl: Plan): string {
   const limit = pl.p(pl.pageSize);
-  const offset = pl.p((pl.current - 1) * pl.pageSize);
-  if (pl.days && (pl.current - 1) * pl.pageSize >= DAY_COUNTS_FROM) {
-    return anchoredIdsSql(pl.days.counts, pl.days.dir, '$1', pl.order, limit, offset);
+  const offset = pl.p(pl.offset);
+  if (pl.counts && pl.sort.field === pl.counts.field && pl.offset >= DAY_COUNTS_FROM) {
+    return anchoredIdsSql(pl.counts, pl.sort.order === 'ascend' ? 'ASC' : 'DESC', '$1', pl.sort.sql, limit, offset);
   }
-  return `SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.order} LIMIT ${limit} OFFSET ${offset}`;
+  return `SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.sort.sql} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /** The rows of one page, without a total. */
 async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Record<string, unknown>[]> {
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e)} FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.order}`,
+    `SELECT ${selectList(e)} FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.sort.sql}`,
     pl.params,
   );
   return rows.map((r) => applyMasks(e, r));
@@ -254,7 +256,7 @@ async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Recor
  */
 function pageJsonSql(e: EntitySchema, pl: Plan, ids: string): string {
   return `SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json) AS rows
-            FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.order}) AS "__pos" FROM ${pl.table}
+            FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.sort.sql}) AS "__pos" FROM ${pl.table}
                    WHERE id IN (${ids})) r`;
 }
 
@@ -284,8 +286,8 @@ export async function pageRows(
 /**
  * One page of an entity's rows for a business, with the total (exact, or an estimate when large), in
  * one round trip. Without a filter on an entity with day counts the total is their exact sum
- * (countedList). Otherwise: the capped count, the planner's estimate (only computed when the count reaches the
- * cap) and the page's rows as JSON in the order of a row number, so json_agg cannot reorder them.
+ * (countedList). Otherwise: the capped count, the planner's estimate (only computed when the count
+ * reaches the cap) and the page's rows as JSON (pageJsonSql).
  * A page that starts at row EXACT_COUNT_LIMIT or later and has rows proves the count is over the cap,
  * so deep pages skip the count (at 1M rows page 1000 then pays only for its own OFFSET). That total is
  * MATERIALIZED: inlined, its CASE would be copied into both columns that read it, and a deep page past
@@ -295,7 +297,7 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   const pl = plan(e, businessId, q, opts);
   if (pl.counts) return countedList(db, e, pl, pl.counts);
   const filterParamCount = pl.params.length;
-  const deep = (pl.current - 1) * pl.pageSize >= EXACT_COUNT_LIMIT;
+  const deep = pl.offset >= EXACT_COUNT_LIMIT;
   const ids = pageIdsSql(pl);
   const counted = cappedCountSql(pl.table, pl.where);
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
