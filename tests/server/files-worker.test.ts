@@ -34,7 +34,7 @@ describe('parseRosterInWorker', () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 20);
     const events: Progress[] = [];
-    const task = parseRosterInWorker({ buffer: buf, ext: 'xlsx', columns: ROSTER_COLUMNS, keyColumn: 'idCard', existingKeys: new Set([idFor(20)]), validatorModule });
+    const task = parseRosterInWorker({ buffer: buf, ext: 'xlsx', columns: ROSTER_COLUMNS, keyColumn: 'idCard', coveredKeys: async (keys) => keys.filter((k) => k === idFor(20)), validatorModule });
     task.onProgress((p) => events.push(p));
     const preview = await task.result;
     clearInterval(ticker);

@@ -12,11 +12,9 @@ export interface ParseRosterOptions {
   ext: string;
   columns: SheetColumn[];
   keyColumn: string;
-  existingKeys?: Iterable<string>;
   /**
    * Called once, after the file is read, with each distinct key in it (trimmed, upper case); resolves
-   * to the ones already insured. Use it instead of existingKeys when the insured keys are many: only
-   * the file's keys are looked up.
+   * to the ones already insured (「该人员已在保」). Only the file's own keys are looked up.
    */
   coveredKeys?: (keys: string[]) => Promise<Iterable<string>>;
   /** Module loaded inside the worker to obtain the RowValidator (functions cannot cross threads). */
@@ -91,7 +89,6 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
         ext: opts.ext,
         columns: opts.columns,
         keyColumn: opts.keyColumn,
-        existingKeys: opts.existingKeys ? [...opts.existingKeys] : undefined,
         probeKeys: opts.coveredKeys !== undefined,
         validatorModule: opts.validatorModule,
         maxRows: opts.maxRows ?? MAX_ROWS,

@@ -24,10 +24,9 @@ export interface WorkerJob {
   ext: string;
   columns: SheetColumn[];
   keyColumn: string;
-  existingKeys?: string[];
   /**
    * Ask the parent which of the file's keys are already insured (a `probe` message answered by a
-   * `covered` one) once the file is read, instead of being sent every insured key up front.
+   * `covered` one) once the file is read; without it no key counts as insured.
    */
   probeKeys?: boolean;
   validatorModule: ValidatorModuleRef;
@@ -81,7 +80,7 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
     readSheet(buffer, job.ext, { columns: job.columns, maxRows: job.maxRows }),
   ]);
   post({ type: 'progress', done: 0, total: table.rows.length });
-  const existingKeys = job.probeKeys ? await probeCovered(table, job) : job.existingKeys;
+  const existingKeys = job.probeKeys ? await probeCovered(table, job) : undefined;
   const preview = buildPreview({
     table,
     columns: job.columns,
