@@ -6,7 +6,8 @@ import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import { loadSchemaFiles } from '../../src/schema/load-node.ts';
 import { countRows, EXACT_COUNT_LIMIT, roundEstimate, staleStatsSql } from '../../src/server/entity/count.ts';
 import { dayCountsOf } from '../../src/server/entity/day-counts.ts';
-import { pageRows } from '../../src/server/entity/query.ts';
+import { listRows, pageRows } from '../../src/server/entity/query.ts';
+import type { QueryOptions } from '../../src/server/db.ts';
 import { buildApp } from './entity-helpers.ts';
 import { targets } from './money-helpers.ts';
 
@@ -233,6 +234,35 @@ for (const target of targets()) {
       expect(after).toBe(true);
       await db.query(`UPDATE orders SET person_count = person_count - 1 WHERE business_id = 'B1' AND id % 7 < 2`);
       await db.query(`ANALYZE orders`);
+    });
+
+    it('unfiltered first pages are prepared statements and keep their rows once PostgreSQL plans them generically', async () => {
+      const order = registry.get('order');
+      const prepared: boolean[] = [];
+      const spy = { query: (sql: string, params?: unknown[], opts?: QueryOptions) => (prepared.push(Boolean(opts?.prepare)), db.query(sql, params, opts)) };
+      const preparedFor = async (q: Record<string, string>) => {
+        prepared.length = 0;
+        await listRows(spy as Db, order, 'B1', q);
+        return prepared;
+      };
+      expect(await preparedFor({})).toEqual([true]);
+      expect(await preparedFor({ pageSize: '30', sortField: 'amount', sortOrder: 'ascend' })).toEqual([true]);
+      // A later page, an unusual size or a filter: planned for its values each time.
+      expect(await preparedFor({ current: '2' })).toEqual([false]);
+      expect(await preparedFor({ pageSize: '7' })).toEqual([false]);
+      expect(await preparedFor({ payStatus: 'unpaid' })).toEqual([false]);
+      // Past PostgreSQL's five custom plans, alternating a large and a small business: the rows of the plain query.
+      for (let i = 0; i < 8; i++) {
+        for (const biz of ['B1', 'B2']) {
+          const page = await listRows(db, order, biz, { pageSize: '20', sortField: 'paidAt', sortOrder: 'descend' });
+          const want = await db.query<{ id: number }>(
+            `SELECT id FROM orders WHERE business_id = $1 ORDER BY paid_at DESC NULLS LAST, id DESC LIMIT 20`,
+            [biz],
+          );
+          expect(page.list.map((r) => r.id)).toEqual(want.map((r) => r.id));
+          expect(page.total).toBe(biz === 'B1' ? N : 30);
+        }
+      }
     });
 
     it('pageRows walks every row of a filter in big pages (exports)', async () => {
