@@ -193,9 +193,9 @@ const DAY_COUNTS_FROM = EXACT_COUNT_LIMIT;
  * database CPU per request at 1M rows, and 640–780 instead of 485–513 requests/s with 10 connections
  * (docs/benchmarks.md). A filtered list is planned for its values each time: a generic plan assumes an
  * average match, and for a contains-filter that matches nothing it walked the whole business in sort
- * order (8 s at 1M rows) where the planned statement asks the trigram index. Deeper pages, whose
- * offsets would make a statement per page, are planned each time too. The set bounds the statements a
- * connection holds to page sizes × sort orders.
+ * order (8 s at 1M rows) where the planned statement asks the trigram index (a term of 3+ characters).
+ * Deeper pages, whose offsets would make a statement per page, are planned each time too. The set
+ * bounds the statements a connection holds to page sizes × sort orders.
  */
 const PREPARED_PAGE_SIZES: ReadonlySet<number> = new Set([10, 20, 30, 50, 100]);
 
