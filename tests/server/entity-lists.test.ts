@@ -185,9 +185,22 @@ for (const target of targets()) {
       expect(tail[tail.length - 1].paidAt).toBeNull();
     });
 
-    it('contains-search uses the trigram index and still treats wildcards literally', async () => {
+    it('contains-search uses the trigram index, or the characters index for 1-2 characters, and treats wildcards literally', async () => {
       const idx = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'orders_product_name_trgm'`);
       expect(idx[0]?.indexdef).toContain('gin_trgm_ops');
+      const chars = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'orders_product_name_chars'`);
+      expect(chars[0]?.indexdef).toContain('string_to_array(lower(product_name), NULL');
+      // Short terms: the rows holding the term, not just its characters (标准 is in 雇主责任险·标准版 only;
+      // 准标 has the same characters and matches nothing).
+      const std = (await get(`productName=${encodeURIComponent('标准')}&pageSize=10`)).body.data;
+      expect(std.estimated).toBe(true); // 5,250 rows match: more than the exact count's cap
+      expect(std.list.map((o: { productName: string }) => o.productName)).toEqual(Array(10).fill('雇主责任险·标准版'));
+      expect((await get(`productName=${encodeURIComponent('准标')}`)).body.data).toMatchObject({ total: 0, list: [] });
+      expect((await get(`productName=${encodeURIComponent('外卖')}`)).body.data).toMatchObject({ total: 0, list: [] });
+      expect((await get(`productName=${encodeURIComponent('险')}&pageSize=5`, 'B2')).body.data).toMatchObject({ total: 30 });
+      expect((await get(`productName=${encodeURIComponent('_')}`, 'B2')).body.data.list.map((o: { productName: string }) => o.productName)).toEqual(
+        Array(15).fill('团体意外险_基础版'),
+      );
       const under = await get(`productName=${encodeURIComponent('险_基')}&pageSize=1`);
       expect(under.body.data.list[0].productName).toBe('团体意外险_基础版');
       expect((await get('productName=%25', 'B2')).body.data.total).toBe(0);
@@ -197,7 +210,7 @@ for (const target of targets()) {
          VALUES ('B2', 'ODCASE0001', 'Rider Plus 骑手险', 1, 100, 'paid', 'completed')`,
       );
       try {
-        for (const term of ['rider PLUS', 'Rider', '骑手', 'plus 骑']) {
+        for (const term of ['rider PLUS', 'Rider', '骑手', 'plus 骑', 'rI', 'P', '骑']) {
           const r = (await get(`productName=${encodeURIComponent(term)}`, 'B2')).body.data;
           expect(r.list.map((o: { orderNo: string }) => o.orderNo), term).toEqual(['ODCASE0001']);
         }

@@ -58,7 +58,8 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect(idx.has('orders_order_no_key')).toBe(true); // serial numbers: unique across businesses
     expect(idx.has('insured_persons_id_card_uniq')).toBe(true); // other unique fields: per business
     expect(idx.has('orders_amount_cents_sort_idx')).toBe(true);
-    expect(idx.has('insured_persons_name_trgm')).toBe(true); // contains-search: trigram GIN
+    expect(idx.has('insured_persons_name_trgm')).toBe(true); // contains-search: trigram GIN (3+ characters)
+    expect(idx.has('insured_persons_name_chars')).toBe(true); // and the characters' GIN (shorter terms)
     expect(idx.has('orders_paid_at_desc_idx')).toBe(true); // nullable sort column: DESC NULLS LAST
     expect((await migrateEntities(db, { entities: list })).statements).toEqual([]);
   });
@@ -88,6 +89,7 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect(report.statements).toContain(`ALTER TABLE insured_persons ADD COLUMN level TEXT NOT NULL DEFAULT 'A' CHECK (level IN ('A'))`);
     expect((await columns(db, 'insured_persons')).employee_no).toBe('text');
     expect((await indexNames(db)).has('insured_persons_employee_no_trgm')).toBe(true);
+    expect((await indexNames(db)).has('insured_persons_employee_no_chars')).toBe(true);
   });
 
   it('drops an index the schemas no longer derive, and keeps the ones code or a migration file created', async () => {
@@ -102,11 +104,13 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     });
     const report = await migrateEntities(db, { entities: exact, codeIndexes: ['insure_records_id_card_idx'], migrations });
     expect(report.statements.filter((s) => s.startsWith('DROP INDEX')).sort()).toEqual([
+      'DROP INDEX IF EXISTS insure_records_person_name_chars',
       'DROP INDEX IF EXISTS insure_records_person_name_trgm',
       'DROP INDEX IF EXISTS insure_records_premium_cents_sort_idx',
     ]);
     const idx = await indexNames(db);
     expect(idx.has('insure_records_person_name_trgm')).toBe(false);
+    expect(idx.has('insure_records_person_name_chars')).toBe(false);
     expect(idx.has('insure_records_person_name_idx')).toBe(true); // the exact search's btree
     for (const kept of ['insure_records_cover_idx', 'insure_records_id_card_idx', 'insured_persons_job_type_idx', 'insure_records_pkey']) {
       expect(idx.has(kept), kept).toBe(true);

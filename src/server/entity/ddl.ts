@@ -102,6 +102,16 @@ export function sortKey(col: string, f: FieldSchema | undefined, order: 'ascend'
   return order === 'ascend' ? `${col} ASC NULLS FIRST, id ASC` : `${col} DESC NULLS LAST, id DESC`;
 }
 
+/**
+ * The characters of a text column (or parameter), lower-cased, as an array: the key of the index that
+ * serves contains-search terms of one or two characters (姓名 张伟, 产品 外卖), where `array @> array`
+ * leaves only the rows holding every character of the term for LIKE to check. Built-in immutable
+ * functions on both databases; about 1 µs a row on insert.
+ */
+export function charsOf(sqlText: string): string {
+  return `string_to_array(lower(${sqlText}), NULL)`;
+}
+
 export interface IndexDef {
   name: string;
   sql: string;
@@ -122,7 +132,9 @@ export interface IndexOptions {
  *   `UNIQUE (business_id, col)`; both also serve the exact search on that field;
  * - sort fields (the default sort is one of them, or id): `(business_id, col, id)` in the direction
  *   sortKey() orders by, so page 1 and a deferred-join deep page walk the index;
- * - contains-search fields: a trigram GIN index `gin (col gin_trgm_ops)` (ILIKE '%…%');
+ * - contains-search fields: a trigram GIN index `gin (col gin_trgm_ops)` for terms of 3+ characters
+ *   (ILIKE '%…%'), and a GIN index of the value's characters, `gin (string_to_array(lower(col), NULL))`,
+ *   for shorter ones (charsOf: a trigram index has no trigram of a 2-character term and reads every row);
  * - other exact/range search fields: `(business_id, col)`.
  */
 export function indexesFor(e: EntitySchema, opts: IndexOptions = {}): IndexDef[] {
@@ -136,6 +148,7 @@ export function indexesFor(e: EntitySchema, opts: IndexOptions = {}): IndexDef[]
     else if (f.unique) add(`${t}_${c}_uniq`, `UNIQUE (business_id, ${c})`);
     if (f.sort && isNullable(f)) add(`${t}_${c}_desc_idx`, `(business_id, ${c} DESC NULLS LAST, id DESC)`);
     else if (f.sort) add(`${t}_${c}_sort_idx`, `(business_id, ${c}, id)`);
+    if (f.search === 'contains' && !f.mask) add(`${t}_${c}_chars`, `USING gin (${charsOf(c)})`);
     if (f.search === 'contains' && !f.mask && opts.trigram) add(`${t}_${c}_trgm`, `USING gin (${c} "${opts.trigram.replace(/"/g, '""')}".gin_trgm_ops)`);
     else if (f.search && !f.sort && !f.unique) add(`${t}_${c}_idx`, `(business_id, ${c})`);
   }

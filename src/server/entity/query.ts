@@ -9,7 +9,7 @@ import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
 import { cappedCountSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
-import { columnOf, sortKey, tableOf } from './ddl.ts';
+import { charsOf, columnOf, sortKey, tableOf } from './ddl.ts';
 
 export class QueryError extends Error {
   constructor(
@@ -138,11 +138,16 @@ function rangeFilter(key: string, param: string, f: FieldSchema, raw: string, p:
 /**
  * Contains-search. A term without upper/lower-case letters (Chinese names, digits) matches the same
  * rows with LIKE as with ILIKE, and LIKE does not case-fold every row it tests (about 3x cheaper on
- * Chinese text); a term with letters stays case-insensitive. Both use the trigram index.
+ * Chinese text); a term with letters stays case-insensitive. A term of 3+ characters uses the trigram
+ * index. A shorter one has no trigram, and through the trigram index it read every row (2.4–2.7 s at
+ * 1M orders for a term that matches nothing); it asks the characters index instead (charsOf), and its
+ * LIKE is wrapped in IS TRUE (the same rows), which the trigram index does not claim while the planner
+ * still estimates it from the column's statistics.
  */
 function containsFilter(column: string, raw: string, p: Param): string {
   const caseless = raw.toLowerCase() === raw && raw.toUpperCase() === raw;
-  return `${column} ${caseless ? 'LIKE' : 'ILIKE'} ${p(`%${escapeLike(raw)}%`)}`;
+  const like = `${column} ${caseless ? 'LIKE' : 'ILIKE'} ${p(`%${escapeLike(raw)}%`)}`;
+  return Array.from(raw).length >= 3 ? like : `${charsOf(column)} @> ${charsOf(`${p(raw)}::text`)} AND (${like}) IS TRUE`;
 }
 
 /** WHERE clauses for the query's filters on `search` fields. */
