@@ -1,13 +1,14 @@
 /**
  * List benchmark: GET /api/orders at each size, on each driver — page 1, a filter on each searchable
  * column, a sort on each sortable column (both orders) and page 1000 — with 10 concurrent
- * keep-alive connections, ~1,000 requests per case (after 30 unrecorded warm-up requests) and a duration
- * cap per case.
+ * keep-alive connections, ~1,000 requests per case (after unrecorded warm-up requests, once the machine
+ * is quiet: lib/settle.ts) and a duration cap per case.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runLoad } from './lib/load.ts';
+import { settle } from './lib/settle.ts';
 import { Report } from './lib/report.ts';
 import { fmtCount, summarize, type Summary } from './lib/stats.ts';
 import type { Gateway } from './lib/gateway.ts';
@@ -115,6 +116,8 @@ export async function runLists(
   const label = `${driver === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${fmtCount(size)}`;
   const results = new Map<string, CaseResult>();
   const headers = gw.headers();
+  const quiet = await settle();
+  console.log(`    machine quiet after ${(quiet.waitedMs / 1000).toFixed(1)} s (${Math.round(quiet.idle * 100)} % idle)`);
   // A fresh gateway process first: unrecorded passes over every case (100 requests each), so the first
   // case measured does not also pay for V8 compiling the request path (the figures are steady state, not
   // a process start). With 30 per case, the first case of each size still ran at p50 23-25 ms against

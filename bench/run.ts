@@ -125,7 +125,7 @@ const meta: Record<string, string> = {
   command: `tsx bench/run.ts ${process.argv.slice(2).join(' ')}`.trim(),
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GB RAM, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
   node: process.version,
-  'list load': `gateway in its own process; 10 concurrent keep-alive connections, 100 warm-up requests per case when a gateway starts and 30 more before each case, then ${requests} requests or ${durationMs / 1000} s per case (whichever first), sizes ${sizes.map(fmtCount).join(' / ')}`,
+  'list load': `gateway in its own process; 10 concurrent keep-alive connections; once the machine is at least 90 % idle (at most 30 s), 100 warm-up requests per case when a gateway starts and 30 more before each case, then ${requests} requests or ${durationMs / 1000} s per case (whichever first), sizes ${sizes.map(fmtCount).join(' / ')}`,
 };
 console.log(`\n${report.table()}\n`);
 report.write(join(outDir, 'latest.md'), join(outDir, 'latest.json'), meta);
