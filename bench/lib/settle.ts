@@ -4,7 +4,7 @@
  * before a list section (dropping the previous run's database, seeding, VACUUM, CHECKPOINT, the
  * kernel reclaiming the page cache they used) can keep a core busy for seconds after it returns, and
  * the figures are the gateway's steady state, not that aftermath. Returns what it waited and the idle
- * share of the last window, for the log and the report. Off Linux (no /proc/stat) it returns at once.
+ * share of the last window, for the log. Off Linux (no /proc/stat) it returns at once.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
