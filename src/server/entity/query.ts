@@ -213,8 +213,8 @@ interface Plan {
   table: string;
   where: string;
   sort: Sort;
+  /** Every parameter of the statement: the business ($1) and the filters' values. */
   params: unknown[];
-  p: Param;
   current: number;
   pageSize: number;
   /** Rows before the page: (current - 1) * pageSize. */
@@ -241,7 +241,6 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
     where: ['business_id = $1', ...filtered].join(' AND '),
     sort,
     params,
-    p,
     current,
     pageSize,
     offset: (current - 1) * pageSize,
@@ -321,14 +320,13 @@ export async function pageRows(
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
   const pl = plan(e, businessId, q, opts);
   if (pl.counts) return countedList(db, e, pl, pl.counts);
-  const filterParamCount = pl.params.length;
   const deep = pl.offset >= EXACT_COUNT_LIMIT;
   const ids = pageIdsSql(pl);
   const counted = cappedCountSql(pl.table, pl.where);
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
     `WITH page AS (${pageJsonSql(e, pl, ids)}),
      total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
-     SELECT ${totalColumns(pl.table, pl.where, filterParamCount)}, page.rows FROM total, page`,
+     SELECT ${totalColumns(pl.table, pl.where, pl.params.length)}, page.rows FROM total, page`,
     pl.params,
     { prepare: pl.prepare },
   );
