@@ -3,7 +3,7 @@
  * and headless Chromium, prints one table with target and PASS/FAIL per figure and writes
  * bench/results/latest.md and latest.json. Exits 0 when figures fail (it is a report), 1 on a crash.
  *
- * Flags: --only lists,writes,bundle,browser   --quick (10k/100k rows, shorter cases)
+ * Flags: --only lists,writes,workbench,bundle,browser   --quick (10k/100k rows, shorter cases)
  *        --sizes 10000,1000000   --drivers postgres,pglite   --duration <s per list case>
  *        --requests <per list case>   --out <dir>
  * Env:   BENCH_DATABASE_URL (default postgres://postgres:postgres@127.0.0.1:5432/bench — it is wiped),
@@ -20,10 +20,11 @@ import { fmtCount } from './lib/stats.ts';
 import { ensureSchema, resetTarget, seedTo } from './seed.ts';
 import { compareSizes, orderListColumns, runLists, type CaseResult } from './lists.ts';
 import { runWrites } from './writes.ts';
+import { runWorkbench } from './workbench.ts';
 import { runBundle } from './bundle.ts';
 import { runBrowser } from './browser.ts';
 
-const SECTIONS = ['lists', 'writes', 'bundle', 'browser'] as const;
+const SECTIONS = ['lists', 'writes', 'workbench', 'bundle', 'browser'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values: flags } = parseArgs({
@@ -98,6 +99,10 @@ async function dbSections(driver: 'postgres' | 'pglite'): Promise<void> {
         console.log(`-- ${label}: roster writes at ${fmtCount(size)} orders`);
         await runWrites(gw, driver, report, { rows: 5000, repeats: 3 });
       }
+      if (only.has('workbench') && size === runSizes[runSizes.length - 1]) {
+        console.log(`-- ${label}: workbench at ${fmtCount(size)} orders`);
+        await runWorkbench(gw, driver, size, report, { requests: Math.min(requests, 500), durationMs });
+      }
     } finally {
       await gw.close();
     }
@@ -105,10 +110,10 @@ async function dbSections(driver: 'postgres' | 'pglite'): Promise<void> {
 }
 
 const started = new Date();
-if (only.has('lists') || only.has('writes')) {
+if (only.has('lists') || only.has('writes') || only.has('workbench')) {
   const cols = orderListColumns(repoRoot);
   report.note(`orders list columns from ${cols.source}: search ${Object.keys(cols.search).join(', ')}; sort ${cols.sort.join(', ')}`);
-  for (const d of drivers) await section(`${only.has('lists') ? 'lists' : 'writes'} ${d}`, () => dbSections(d));
+  for (const d of drivers) await section(`${only.has('lists') ? 'lists' : only.has('writes') ? 'writes' : 'workbench'} ${d}`, () => dbSections(d));
 }
 if (only.has('bundle')) await section('bundle', () => runBundle(report, { repoRoot }));
 if (only.has('browser')) await section('browser', () => runBrowser(report, { repoRoot }));
