@@ -6,6 +6,7 @@
 import type { FileChecker } from './validator';
 import type { EntityRegistry } from '../shared/entity/registry';
 import { ENTITY_FIELD_TYPES, RULE_ORDER, type EntitySchema } from '../shared/entity/types';
+import { derivedProblems } from '../shared/entity/derived';
 import { COLUMN_LAYOUT_KEYS, FORM_COMPONENTS, FORM_LAYOUT_KEYS, REST_FIELDS } from './types';
 
 type Json = unknown;
@@ -15,7 +16,7 @@ const isObj = (v: Json): v is Record<string, Json> => typeof v === 'object' && v
 const FIELD_KEYS = [
   'type', 'label', 'required', 'minLength', 'maxLength', 'min', 'max', 'pattern', 'patternMessage', 'minItems', 'maxItems',
   'minDate', 'maxDate', 'options', 'items', 'entity', 'unique', 'mask', 'readOnly', 'default', 'column', 'search', 'sort',
-  'messages', 'description', 'example',
+  'messages', 'description', 'example', 'derived',
 ];
 const DATE_BOUND = /^(today([+-]\d+)?|\d{4}-\d{2}-\d{2})$/;
 const RANGE_TYPES = ['date', 'datetime', 'money', 'integer'];
@@ -82,6 +83,8 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
           c.object(v, p, { field: { required: true, check: c.str }, order: { required: true, check: c.oneOf(['ascend', 'descend'], 'order') }, dayCounts: { check: c.bool } }),
       },
       operations: { check: (v, p) => c.object(v, p, Object.fromEntries(ops.map((o) => [o, { check: c.bool }]))) },
+      // Shape in schemas/meta/entity.schema.json; how the fields relate: derivedProblems below.
+      counts: { check: c.any },
       fields: {
         required: true,
         check: (v, p) => {
@@ -97,6 +100,7 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
   )
     return;
   if (data.name !== name) c.add('$.name', `name ${JSON.stringify(data.name)} must equal the file name "${name}"`);
+  for (const p of derivedProblems(data)) c.add(p.path, p.message);
   if (data.storage === false) {
     for (const k of ['table', 'api', 'operations', 'defaultSort']) if (data[k] !== undefined) c.add(`$.${k}`, `"${k}" is not allowed on an input-only entity (storage: false)`);
   } else {

@@ -40,8 +40,9 @@ export interface ClaimCover {
 }
 
 /**
- * The person must hold an effective record (paid cover; expired records count for accidents inside
- * their period) in this business covering the accident date, and the amount must fit the plan limit.
+ * The person must hold a record in this business covering the accident date — paid and not cancelled
+ * (no cover event, docs/cover-status.md), whatever its status today (expired cover counts for accidents
+ * inside its period) — and the amount must fit the plan limit.
  */
 export async function checkClaimCover(tx: Queryable, businessId: string, input: ClaimCoverInput): Promise<ClaimCover> {
   const idCard = String(input.idCard ?? '').trim().toUpperCase();
@@ -60,7 +61,7 @@ export async function checkClaimCover(tx: Queryable, businessId: string, input: 
             (SELECT ip.id FROM insured_persons ip WHERE ip.business_id = r.business_id AND ip.id_card = r.id_card) AS person_id
        FROM insure_records r
        JOIN plans p ON p.id = coalesce(r.plan_id, (SELECT id FROM plans WHERE name = r.plan_name))
-      WHERE r.business_id = $1 AND r.id_card = $2 AND r.status IN ('effective','expired')
+      WHERE r.business_id = $1 AND r.id_card = $2 AND r.cover_event IS NULL
       ORDER BY covers DESC, p.claim_limit_cents DESC, r.id DESC`,
     [businessId, idCard, input.accidentDate],
   );

@@ -1,9 +1,16 @@
 /**
- * List totals that stay cheap at any size: counted exactly while small (the count stops after
+ * List totals that stay cheap at any size: exact from counter tables when the filters are on counted
+ * fields only (countedSql; counts.ts), else counted exactly while small (the count stops after
  * EXACT_COUNT_LIMIT + 1 rows, in the same statement as the page itself: see query.ts), beyond that the
- * planner's row estimate for the same filters, flagged `estimated` (the console shows 约 N 条).
+ * planner's row estimate for the same filters, flagged `estimated` (the console shows 约 N 条 and the
+ * pager goes on while pages are full).
  */
 import type { Queryable } from '../db.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
+import { countKeyOf, countTablesOf } from './counts.ts';
+import { columnOf, tableOf } from './ddl.ts';
+import { derivedCountSql } from './derived-sql.ts';
+import type { Filter } from './filters.ts';
 
 /**
  * The planner's row estimate for a list's filter, so a large list's estimated total comes in the same
@@ -86,4 +93,63 @@ export async function countRows(db: Queryable, table: string, where: string, par
     params,
   );
   return totalOf(row.n, row.estimate === null ? null : Number(row.estimate), cap);
+}
+
+/**
+ * SQL of the exact number of the business's ($1) rows matching `filters` (or, with `sum`, the sum of
+ * that field over them), read from a counter table, or undefined when no counter table answers them:
+ * every filter must be an equality on a counted field or a day range on a counted date, or the list's
+ * one filter a derived status (derived-sql.ts). The smallest fitting table is read, with the filters'
+ * own parameters (a statement must not carry one it never reads).
+ */
+export function countedSql(e: EntitySchema, filters: Filter[], today: () => string, sum?: string): string | undefined {
+  const derived = filters.find((f) => f.derived);
+  if (derived) {
+    return filters.length === 1 && !sum ? derivedCountSql(e, e.fields[derived.key], derived.derived!, today, '$1') ?? undefined : undefined;
+  }
+  const t = countTablesOf(e)
+    .filter((c) => !sum || c.sums.some((s) => s.key === sum))
+    .filter((c) => filters.every((f) => c.keys.some((k) => k.key === f.key && f.counted?.kind === (k.day ? 'day' : 'value'))))
+    .sort((a, b) => a.keys.length - b.keys.length)[0];
+  if (!t) return undefined;
+  const conds = ['business_id = $1', ...filters.flatMap((f) => f.counted!.where(t.keys.find((k) => k.key === f.key)!.column))];
+  const what = sum ? t.sums.find((s) => s.key === sum)!.column : 'n';
+  return `(SELECT coalesce(sum(${what}), 0)::float8 FROM ${t.name} WHERE ${conds.join(' AND ')})`;
+}
+
+export interface GroupOptions {
+  by: string[];
+  sum?: string[];
+  /** Only rows whose date (per day, like a list's range filter) of this `by` field is in [from, to]. */
+  days?: { key: string; from: string; to: string };
+}
+
+/**
+ * The business's rows grouped by the `by` fields (dates and datetimes per day, as YYYY-MM-DD) with
+ * their count `n` and the sums of the `sum` fields (money in cents): from the smallest counter table
+ * that has them (a few hundred rows for a year of orders by day and plan), else from the rows
+ * themselves (the same groups, read the slow way).
+ */
+export async function groupCounts(db: Queryable, e: EntitySchema, businessId: string, o: GroupOptions): Promise<Array<Record<string, string | number>>> {
+  const sums = o.sum ?? [];
+  const t = countTablesOf(e)
+    .filter((c) => o.by.every((k) => c.keys.some((x) => x.key === k)) && sums.every((k) => c.sums.some((x) => x.key === k)))
+    .sort((a, b) => a.keys.length - b.keys.length)[0];
+  const keys = o.by.map((k) => countKeyOf(k, e.fields[k]));
+  const keySql = (k: (typeof keys)[number]) => (t ? k.column : k.expr('r'));
+  const sumSql = (k: string) => (t ? `sum(${t.sums.find((x) => x.key === k)!.column})` : `sum(coalesce(r.${columnOf(k, e.fields[k])}, 0))`);
+  const select = [
+    ...keys.map((k) => `${k.day ? `to_char(${keySql(k)}, 'YYYY-MM-DD')` : keySql(k)} AS "${k.key}"`),
+    `${t ? 'sum(n)' : 'count(*)'}::float8 AS n`,
+    ...sums.map((k) => `${sumSql(k)}::float8 AS "${k}"`),
+  ];
+  const params: unknown[] = [businessId];
+  const where = [`${t ? '' : 'r.'}business_id = $1`];
+  if (o.days) {
+    const k = countKeyOf(o.days.key, e.fields[o.days.key]);
+    params.push(o.days.from, o.days.to);
+    where.push(`${keySql(k)} BETWEEN $2::date AND $3::date`);
+  }
+  const from = t ? t.name : `${tableOf(e)} r`;
+  return db.query(`SELECT ${select.join(', ')} FROM ${from} WHERE ${where.join(' AND ')} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`, params);
 }

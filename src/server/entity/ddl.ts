@@ -3,7 +3,7 @@
  * that derives every index of an entity (business scope, unique, search, sort).
  */
 import { itemFields } from '../../shared/entity/rules.ts';
-import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { storedFields, type EntitySchema, type FieldSchema } from '../../shared/entity/types.ts';
 
 export const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -141,7 +141,7 @@ export function indexesFor(e: EntitySchema, opts: IndexOptions = {}): IndexDef[]
   const t = tableOf(e);
   const out: IndexDef[] = [{ name: `${t}_business_idx`, sql: `CREATE INDEX IF NOT EXISTS ${t}_business_idx ON ${t} (business_id, id)` }];
   const add = (name: string, def: string) => out.push({ name, sql: `CREATE ${def.startsWith('UNIQUE') ? 'UNIQUE INDEX' : 'INDEX'} IF NOT EXISTS ${name} ON ${t} ${def.replace(/^UNIQUE /, '')}` });
-  for (const [key, f] of Object.entries(e.fields)) {
+  for (const [key, f] of storedFields(e)) {
     if (f.type === 'array') continue;
     const c = columnOf(key, f);
     if (f.unique && isSerial(f)) add(`${t}_${c}_key`, `UNIQUE (${c})`);
@@ -160,7 +160,7 @@ export function createTableSql(e: EntitySchema, entities: Record<string, EntityS
   const cols = [
     'id SERIAL PRIMARY KEY',
     'business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE',
-    ...Object.entries(e.fields).map(([k, f]) => columnDef(k, f, entities)),
+    ...storedFields(e).map(([k, f]) => columnDef(k, f, entities)),
   ];
   return `CREATE TABLE IF NOT EXISTS ${tableOf(e)} (\n  ${cols.join(',\n  ')}\n)`;
 }

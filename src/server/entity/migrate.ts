@@ -7,12 +7,14 @@
  * clear message and nothing is applied. An index the schemas derived earlier but no longer do (a
  * field that stopped being searchable or sortable, a contains-search made exact) is dropped: it
  * holds no data, and every write would keep paying for it. Day-count tables (defaultSort.dayCounts,
- * day-counts.ts) are created and filled when an entity asks for them and dropped when it no longer does.
+ * day-counts.ts) and counts (`counts`, counts.ts) are created and filled when an entity asks for them and
+ * dropped when it no longer does.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db, Queryable } from '../db.ts';
-import type { EntitySchema } from '../../shared/entity/types.ts';
+import { storedFields, type EntitySchema } from '../../shared/entity/types.ts';
+import { liveCounts as liveCountTables, planCounts } from './counts.ts';
 import { ROW_ESTIMATE_DDL } from './count.ts';
 import { createDayCountsSql, dayCountsOf, dropDayCountsSql, liveDayCounts } from './day-counts.ts';
 import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf, type IndexOptions } from './ddl.ts';
@@ -113,13 +115,24 @@ export function readMigrationFiles(dir: string): MigrationFile[] {
   return names.map((id) => ({ id, sql: readFileSync(join(dir, id), 'utf8') }));
 }
 
-/** Splits a migration file into statements (one per `;` at the end of a line; no procedural bodies). */
+/**
+ * Splits a migration file into statements: one per `;` at the end of a line, except inside a `$$ … $$`
+ * body (a DO block or a function is one statement, whatever its lines end with).
+ */
 export function splitSql(sql: string): string[] {
-  return sql
-    .replace(/^\s*--.*$/gm, '')
-    .split(/;\s*$/m)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const out: string[] = [];
+  let lines: string[] = [];
+  let quoted = false;
+  for (const line of sql.replace(/^\s*--.*$/gm, '').split('\n')) {
+    lines.push(line);
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) quoted = !quoted;
+    if (!quoted && /;\s*$/.test(line)) {
+      out.push(lines.join('\n').replace(/;\s*$/, ''));
+      lines = [];
+    }
+  }
+  out.push(lines.join('\n'));
+  return out.map((s) => s.trim()).filter(Boolean);
 }
 
 interface LiveColumn {
@@ -153,6 +166,7 @@ export async function planEntityChanges(
     live.get(c.table_name)!.set(c.column_name, c.data_type);
   }
   const liveCounts = await liveDayCounts(q);
+  const counted = await liveCountTables(q);
   const byName = Object.fromEntries(entities.map((e) => [e.name, e]));
   const statements: string[] = [];
   const problems: string[] = [];
@@ -163,7 +177,7 @@ export async function planEntityChanges(
     if (!liveCols) {
       statements.push(createTableSql(e, byName));
     } else {
-      const expected = new Map(Object.entries(e.fields).map(([k, f]) => [columnOf(k, f), { key: k, f }]));
+      const expected = new Map(storedFields(e).map(([k, f]) => [columnOf(k, f), { key: k, f }]));
       for (const [col, type] of liveCols) {
         if (col === 'id' || col === 'business_id' || codeColumns[t]?.includes(col)) continue;
         const want = expected.get(col);
@@ -193,6 +207,8 @@ export async function planEntityChanges(
     if (counts && kept && !kept.intact) statements.push(...dropDayCountsSql(counts.counts, t));
     if (counts && !kept?.intact) statements.push(...createDayCountsSql(counts));
     for (const l of liveCounts) if (l.table === t && l.counts !== counts?.counts) statements.push(...dropDayCountsSql(l.counts, t));
+    // Counts (counts.ts) likewise: created and filled when asked for, rebuilt when changed or broken, dropped when not.
+    statements.push(...planCounts(e, counted));
   }
   return { statements, problems };
 }

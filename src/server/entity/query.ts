@@ -4,26 +4,21 @@
  * the entity schema ever reach SQL text; user input always travels as parameters.
  */
 import type { Queryable } from '../db.ts';
-import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
+import { localParts } from '../domain/util.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
-import { cappedCountSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
+import { cappedCountSql, countedSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
-import { charsOf, columnOf, sortKey, tableOf } from './ddl.ts';
+import { columnOf, sortKey, tableOf } from './ddl.ts';
+import { derivedSelect, hasDerived } from './derived-sql.ts';
+import { parseFilters, QueryError, type Param } from './filters.ts';
 
-export class QueryError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'QueryError';
-  }
-}
+export { QueryError } from './filters.ts';
 
 const MASKS = { idCard: maskIdCard, phone: maskPhone, bankAccount: maskAccountNo } as const;
 
-function selectExpr(key: string, f: FieldSchema): string {
+function selectExpr(e: EntitySchema, key: string, f: FieldSchema, today: string): string {
+  if (f.derived) return derivedSelect(e, f, today);
   const c = columnOf(key, f);
   switch (f.type) {
     case 'money':
@@ -37,9 +32,12 @@ function selectExpr(key: string, f: FieldSchema): string {
   }
 }
 
-/** SELECT list exposing every field under its schema key. */
-export function selectList(e: EntitySchema): string {
-  return ['id AS "id"', ...Object.entries(e.fields).map(([k, f]) => `${selectExpr(k, f)} AS "${k}"`)].join(', ');
+/**
+ * SELECT list exposing every field under its schema key; a derived field is computed on `today` (SQL
+ * text of the business's today, a parameter of the statement).
+ */
+export function selectList(e: EntitySchema, today: string): string {
+  return ['id AS "id"', ...Object.entries(e.fields).map(([k, f]) => `${selectExpr(e, k, f, today)} AS "${k}"`)].join(', ');
 }
 
 export function applyMasks(e: EntitySchema, row: Record<string, unknown>): Record<string, unknown> {
@@ -48,8 +46,6 @@ export function applyMasks(e: EntitySchema, row: Record<string, unknown>): Recor
   }
   return row;
 }
-
-const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
 function positiveInt(v: string | undefined, def: number, max: number): number {
   if (v === undefined || v === '') return def;
@@ -65,105 +61,16 @@ export interface ListResult {
   total: number;
   current: number;
   pageSize: number;
-  /** Set when total is the planner's estimate (more than EXACT_COUNT_LIMIT rows match). */
+  /**
+   * Set when total is the planner's estimate (more than EXACT_COUNT_LIMIT rows match and no counter
+   * table answers the filters). Such a total is never below the rows a full page proves to exist, so
+   * the pager goes on until the last page, whose total is exact again.
+   */
   estimated?: true;
 }
 
-type Param = (v: unknown) => string;
-
-function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string {
-  const c = columnOf(key, f);
-  if (f.mask) {
-    // Masked values must not be recoverable piece by piece: only a complete, well-formed value is a filter.
-    const complete = FORMAT_CHECKS[f.type];
-    if (complete && !complete(raw)) throw new QueryError(key, `${f.label}仅支持完整号码精确查询`);
-  }
-  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  switch (f.type) {
-    case 'enum':
-      for (const v of values) {
-        if (!f.options?.some((o) => o.value === v)) throw new QueryError(key, `筛选条件“${f.label}”的取值 ${v} 无效`);
-      }
-      return `${c} = ANY(${p(values)}::text[])`;
-    case 'boolean':
-      if (raw !== 'true' && raw !== 'false') throw new QueryError(key, `筛选条件“${f.label}”只能为 true 或 false`);
-      return `${c} = ${p(raw === 'true')}`;
-    case 'integer':
-    case 'ref': {
-      const nums = values.map(Number);
-      if (!nums.length || nums.some((n) => !Number.isInteger(n) || Math.abs(n) > 2147483647)) {
-        throw new QueryError(key, `筛选条件“${f.label}”必须为整数`);
-      }
-      return `${c} = ANY(${p(nums)}::int[])`;
-    }
-    default:
-      // Stored forms are normalised on write (ID numbers upper-case), so equality can use the index.
-      return f.type === 'idCard' ? `${c} = ${p(raw.toUpperCase())}` : `${c} = ${p(raw)}`;
-  }
-}
-
-/** `param` is the query key used (`createdAt` or the older `createdAtRange`), named in errors. */
-function rangeFilter(key: string, param: string, f: FieldSchema, raw: string, p: Param): string[] {
-  const [fromRaw = '', toRaw = ''] = raw.split(',').map((s) => s.trim());
-  if (f.type === 'money' || f.type === 'integer') {
-    const nums = [fromRaw, toRaw].map((s) => (s === '' ? undefined : Number(s)));
-    if (nums.some((n) => n !== undefined && !Number.isFinite(n))) {
-      throw new QueryError(param, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
-    }
-    const scale = (n: number) => (f.type === 'money' ? Math.round(n * 100) : n);
-    const out: string[] = [];
-    if (nums[0] !== undefined) out.push(`${columnOf(key, f)} >= ${p(scale(nums[0]))}`);
-    if (nums[1] !== undefined) out.push(`${columnOf(key, f)} <= ${p(scale(nums[1]))}`);
-    return out;
-  }
-  const from = fromRaw.slice(0, 10);
-  const to = toRaw.slice(0, 10);
-  for (const d of [from, to]) {
-    if (d && !isBoundedDate(d)) {
-      throw new QueryError(param, `“${f.label}”的日期范围格式不正确，应为“开始日期,结束日期”，如 2024-01-01,2024-01-31`);
-    }
-  }
-  const c = columnOf(key, f);
-  const out: string[] = [];
-  if (f.type === 'date') {
-    if (from) out.push(`${c} >= ${p(from)}::date`);
-    if (to) out.push(`${c} <= ${p(to)}::date`);
-  } else {
-    if (from) out.push(`${c} >= (${p(from)}::date)::timestamp AT TIME ZONE 'UTC'`);
-    if (to) out.push(`${c} < ((${p(to)}::date + 1)::timestamp AT TIME ZONE 'UTC')`);
-  }
-  return out;
-}
-
-/**
- * Contains-search. A term without upper/lower-case letters (Chinese names, digits) matches the same
- * rows with LIKE as with ILIKE, and LIKE does not case-fold every row it tests (about 3x cheaper on
- * Chinese text); a term with letters stays case-insensitive. A term of 3+ characters uses the trigram
- * index. A shorter one has no trigram, and through the trigram index it read every row (2.4–2.7 s at
- * 1M orders for a term that matches nothing); it asks the characters index instead (charsOf), and its
- * LIKE is wrapped in IS TRUE (the same rows), which the trigram index does not claim while the planner
- * still estimates it from the column's statistics.
- */
-function containsFilter(column: string, raw: string, p: Param): string {
-  const caseless = raw.toLowerCase() === raw && raw.toUpperCase() === raw;
-  const like = `${column} ${caseless ? 'LIKE' : 'ILIKE'} ${p(`%${escapeLike(raw)}%`)}`;
-  return Array.from(raw).length >= 3 ? like : `${charsOf(column)} @> ${charsOf(`${p(raw)}::text`)} AND (${like}) IS TRUE`;
-}
-
-/** WHERE clauses for the query's filters on `search` fields. */
-function filters(e: EntitySchema, q: ListQuery, p: Param): string[] {
-  const where: string[] = [];
-  for (const [key, f] of Object.entries(e.fields)) {
-    if (!f.search) continue;
-    const param = q[key] === undefined && f.search === 'range' ? `${key}Range` : key;
-    const raw = q[param]?.trim();
-    if (!raw) continue;
-    if (f.search === 'contains' && !f.mask) where.push(containsFilter(columnOf(key, f), raw, p));
-    else if (f.search === 'range') where.push(...rangeFilter(key, param, f, raw, p));
-    else where.push(exactFilter(key, f, raw, p));
-  }
-  return where;
-}
+/** The business's calendar day now (BUSINESS_TZ), for callers that pass no `today`. */
+export const businessToday = (now: Date = new Date()): string => localParts(now).date;
 
 interface Sort {
   /** the field key sorted on ('id' for the id order) */
@@ -207,13 +114,22 @@ const PREPARED_PAGE_SIZES: ReadonlySet<number> = new Set([10, 20, 30, 50, 100]);
 export interface PageOptions {
   /** Largest page a caller may ask for (default 100; an export may read bigger pages). */
   maxPageSize?: number;
+  /** The business's today (YYYY-MM-DD) derived fields are computed on; default: businessToday(). */
+  today?: string;
 }
 
 interface Plan {
   table: string;
   where: string;
+  /** The WHERE of the planner's estimate (filters.ts: a short contains-term is estimated by its LIKE). */
+  estimateWhere: string;
+  /**
+   * SQL text of today for derived fields: a parameter, added to `params` when first asked for (a
+   * statement that computes no derived field must not carry a parameter it never reads).
+   */
+  today: () => string;
   sort: Sort;
-  /** Every parameter of the statement: the business ($1) and the filters' values. */
+  /** Every parameter of the statement: the business ($1), today (with derived fields) and the filters' values. */
   params: unknown[];
   current: number;
   pageSize: number;
@@ -221,43 +137,58 @@ interface Plan {
   offset: number;
   /** The entity's day counts when the list has no filter: they hold its exact total. */
   counts?: DayCounts;
+  /**
+   * SQL of the exact total (or the sum asked of plan) from a counter table (count.ts countedSql), when
+   * one answers the filters; its parameters are added when it is first asked for.
+   */
+  counted: () => string | undefined;
   /** An unfiltered first page of a common size: its statement is prepared (PREPARED_PAGE_SIZES). */
   prepare: boolean;
 }
 
-function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions): Plan {
+/** The statement's parts for a list query; with `sum`, `counted` is that field's sum instead of the row count. */
+function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string): Plan {
   const params: unknown[] = [businessId];
   const p: Param = (v) => {
     params.push(v);
     return `$${params.length}`;
   };
-  const filtered = filters(e, q, p);
+  let todayRef: string | undefined;
+  const today = () => (todayRef ??= hasDerived(e) ? `${p(opts.today ?? businessToday())}::date` : 'CURRENT_DATE');
+  const filtered = parseFilters(e, q, p, today);
   const sort = orderBy(e, q);
-  const counts = filtered.length ? undefined : dayCountsOf(e);
+  const counts = filtered.length || sum ? undefined : dayCountsOf(e);
+  let countedRef: { sql: string | undefined } | undefined;
+  const counted = () => (countedRef ??= { sql: counts ? undefined : countedSql(e, filtered, today, sum) }).sql;
   const current = positiveInt(q.current, 1, 1_000_000);
   const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100);
+  const and = (clauses: string[]) => ['business_id = $1', ...clauses].join(' AND ');
   return {
     table: tableOf(e),
-    where: ['business_id = $1', ...filtered].join(' AND '),
+    where: and(filtered.flatMap((f) => f.where)),
+    estimateWhere: and(filtered.flatMap((f) => f.estimate ?? f.where)),
+    today,
     sort,
     params,
     current,
     pageSize,
     offset: (current - 1) * pageSize,
     ...(counts ? { counts } : {}),
+    counted,
     prepare: current === 1 && !filtered.length && PREPARED_PAGE_SIZES.has(pageSize),
   };
 }
 
 /**
- * The ids of one page, read from the (business_id, sort column, id) index alone (a deferred join: only
- * the page's own rows are read whole). A deep page in the order of an entity's day counts starts at
- * the day its offset falls in rather than skipping every index entry before it. LIMIT and OFFSET are
- * literals (integers the plan computed): with parameters there, a prepared first page's generic plan
- * would assume a tenth of the business is fetched and lose to planning each run.
+ * The ids of one page (and `extra` rows after it), read from the (business_id, sort column, id) index
+ * alone (a deferred join: only the page's own rows are read whole). A deep page in the order of an
+ * entity's day counts starts at the day its offset falls in rather than skipping every index entry
+ * before it. LIMIT and OFFSET are literals (integers the plan computed): with parameters there, a
+ * prepared first page's generic plan would assume a tenth of the business is fetched and lose to
+ * planning each run.
  */
-function pageIdsSql(pl: Plan): string {
-  const limit = String(pl.pageSize);
+function pageIdsSql(pl: Plan, extra = 0): string {
+  const limit = String(pl.pageSize + extra);
   const offset = String(pl.offset);
   if (pl.counts && pl.sort.field === pl.counts.field && pl.offset >= DAY_COUNTS_FROM) {
     return anchoredIdsSql(pl.counts, pl.sort.order === 'ascend' ? 'ASC' : 'DESC', '$1', pl.sort.sql, limit, offset);
@@ -268,7 +199,7 @@ function pageIdsSql(pl: Plan): string {
 /** The rows of one page, without a total. */
 async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Record<string, unknown>[]> {
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e)} FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.sort.sql}`,
+    `SELECT ${selectList(e, pl.today())} FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.sort.sql}`,
     pl.params,
   );
   return rows.map((r) => applyMasks(e, r));
@@ -280,7 +211,7 @@ async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Recor
  */
 function pageJsonSql(e: EntitySchema, pl: Plan, ids: string): string {
   return `SELECT coalesce(json_agg(r ORDER BY r."__pos"), '[]'::json) AS rows
-            FROM (SELECT ${selectList(e)}, row_number() OVER (ORDER BY ${pl.sort.sql}) AS "__pos" FROM ${pl.table}
+            FROM (SELECT ${selectList(e, pl.today())}, row_number() OVER (ORDER BY ${pl.sort.sql}) AS "__pos" FROM ${pl.table}
                    WHERE id IN (${ids})) r`;
 }
 
@@ -308,10 +239,12 @@ export async function pageRows(
 }
 
 /**
- * One page of an entity's rows for a business, with the total (exact, or an estimate when large), in
- * one round trip. Without a filter on an entity with day counts the total is their exact sum
- * (countedList). Otherwise: the capped count, the planner's estimate (only computed when the count
- * reaches the cap) and the page's rows as JSON (pageJsonSql).
+ * One page of an entity's rows for a business, with its total, in one round trip. The total is exact
+ * from counts when they answer the filters: the day counts without a filter, a counter table for
+ * filters on counted fields and derived statuses (countedList). Otherwise: the capped count, the
+ * planner's estimate (only computed when the count reaches the cap) and the page's rows with one row
+ * more as JSON (pageJsonSql): that extra row says whether a next page exists, so an estimated total
+ * never ends the pager before the rows do, and the last page (no extra row) makes the total exact.
  * A page that starts at row EXACT_COUNT_LIMIT or later and has rows proves the count is over the cap,
  * so deep pages skip the count (at 1M rows page 1000 then pays only for its own OFFSET). That total is
  * MATERIALIZED: inlined, its CASE would be copied into both columns that read it, and a deep page past
@@ -319,48 +252,95 @@ export async function pageRows(
  */
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
   const pl = plan(e, businessId, q, opts);
-  if (pl.counts) return countedList(db, e, pl, pl.counts);
+  if (pl.counts) return countedList(db, e, pl, `(SELECT coalesce(sum(n), 0)::bigint FROM ${pl.counts.counts} WHERE business_id = $1)`);
+  const exact = pl.counted();
+  if (exact) return countedList(db, e, pl, exact);
   const deep = pl.offset >= EXACT_COUNT_LIMIT;
-  const ids = pageIdsSql(pl);
+  const ids = pageIdsSql(pl, 1);
   const counted = cappedCountSql(pl.table, pl.where);
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
     `WITH page AS (${pageJsonSql(e, pl, ids)}),
      total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
-     SELECT ${totalColumns(pl.table, pl.where, pl.params.length)}, page.rows FROM total, page`,
+     SELECT ${totalColumns(pl.table, pl.estimateWhere, pl.params.length)}, page.rows FROM total, page`,
     pl.params,
     { prepare: pl.prepare },
   );
-  const { total, estimated } = totalOf(row.n, row.estimate === null ? null : Number(row.estimate));
-  return { list: pageList(e, row.rows), total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
+  const list = pageList(e, row.rows);
+  const more = list.length > pl.pageSize;
+  if (more) list.length = pl.pageSize;
+  const capped = totalOf(row.n, row.estimate === null ? null : Number(row.estimate));
+  const { total, estimated } = honestTotal(capped.total, capped.estimated, pl, list.length, more);
+  return { list, total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
 }
 
 /**
- * listRows for a list without a filter on an entity with day counts: the exact total is the sum of the
- * business's day counts (one row per day), so neither a capped count nor the planner's estimate is needed.
+ * An estimated total made consistent with the page: a full page with a row after it proves at least
+ * one more row (the pager offers the next page); a page without one is the last, so the total is
+ * exact; an empty page past the end bounds the total by its offset.
  */
-async function countedList(db: Queryable, e: EntitySchema, pl: Plan, counts: DayCounts): Promise<ListResult> {
+function honestTotal(total: number, estimated: boolean, pl: Plan, rows: number, more: boolean): { total: number; estimated: boolean } {
+  if (!estimated) return { total, estimated };
+  if (more) return { total: Math.max(total, pl.offset + pl.pageSize + 1), estimated };
+  if (rows > 0) return { total: pl.offset + rows, estimated: false };
+  return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.min(total, pl.offset)), estimated };
+}
+
+/**
+ * listRows when counts answer the total exactly (`total` is its SQL over the plan's parameters): the
+ * day counts (a list without a filter, one row per day) or a counter table (count.ts countedSql).
+ */
+async function countedList(db: Queryable, e: EntitySchema, pl: Plan, total: string): Promise<ListResult> {
   const ids = pageIdsSql(pl);
   const [row] = await db.query<{ n: number | string; rows: unknown }>(
-    `SELECT (SELECT coalesce(sum(n), 0)::bigint FROM ${counts.counts} WHERE business_id = $1) AS n,
-            (${pageJsonSql(e, pl, ids)}) AS rows`,
+    `SELECT ${total} AS n, (${pageJsonSql(e, pl, ids)}) AS rows`,
     pl.params,
     { prepare: pl.prepare },
   );
   return { list: pageList(e, row.rows), total: Number(row.n), current: pl.current, pageSize: pl.pageSize };
 }
 
-/** One row by id within the business, or null. */
+/**
+ * The total alone, as listRows answers it (exact from counts, else the capped count and the estimate),
+ * without reading a page: the workbench's numbers and an export's row count.
+ */
+export async function countList(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<{ total: number; estimated: boolean }> {
+  const pl = plan(e, businessId, { ...q, current: '1' }, opts);
+  const sql = pl.counts ? `(SELECT coalesce(sum(n), 0)::bigint FROM ${pl.counts.counts} WHERE business_id = $1)` : pl.counted();
+  if (sql) {
+    const [row] = await db.query<{ n: number | string }>(`SELECT ${sql} AS n`, pl.params);
+    return { total: Number(row.n), estimated: false };
+  }
+  const [row] = await db.query<{ n: number; estimate: number | string | null }>(
+    `WITH total AS (${cappedCountSql(pl.table, pl.where)}) SELECT ${totalColumns(pl.table, pl.estimateWhere, pl.params.length)} FROM total`,
+    pl.params,
+  );
+  return totalOf(row.n, row.estimate === null ? null : Number(row.estimate));
+}
+
+/**
+ * The sum of a money or integer field over the rows countList counts (money in cents): from a counter
+ * table with that sum when one answers the filters, else from the rows themselves.
+ */
+export async function sumList(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, field: string, opts: PageOptions = {}): Promise<number> {
+  const pl = plan(e, businessId, { ...q, current: '1' }, opts, field);
+  const sql = pl.counted() ?? `(SELECT coalesce(sum(${columnOf(field, e.fields[field])}), 0)::float8 FROM ${pl.table} WHERE ${pl.where})`;
+  const [row] = await db.query<{ s: number | string }>(`SELECT ${sql} AS s`, pl.params);
+  return Number(row.s);
+}
+
+/** One row by id within the business, or null. Derived fields are computed on opts.today. */
 export async function getRow(
   db: Queryable,
   e: EntitySchema,
   businessId: string,
   id: number,
-  opts: { unmasked?: boolean } = {},
+  opts: { unmasked?: boolean; today?: string } = {},
 ): Promise<Record<string, unknown> | null> {
   if (!Number.isInteger(id) || id < 1 || id > 2147483647) return null;
+  const derived = hasDerived(e);
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e)} FROM ${tableOf(e)} WHERE business_id = $1 AND id = $2`,
-    [businessId, id],
+    `SELECT ${selectList(e, derived ? '$3::date' : 'CURRENT_DATE')} FROM ${tableOf(e)} WHERE business_id = $1 AND id = $2`,
+    derived ? [businessId, id, opts.today ?? businessToday()] : [businessId, id],
   );
   if (!rows[0]) return null;
   return opts.unmasked ? rows[0] : applyMasks(e, rows[0]);

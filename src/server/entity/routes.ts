@@ -16,7 +16,7 @@ import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { inputFields, normalizePayload } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldError } from '../../shared/entity/types.ts';
 import { checkTransition, createHookRegistry, EntityError, type HookContext, type HookRegistry, type RequestBusiness, type RequestUser } from './hooks.ts';
-import { getRow, listRows, QueryError, type ListQuery } from './query.ts';
+import { businessToday, getRow, listRows, QueryError, type ListQuery } from './query.ts';
 import { deleteRow, insertRow, updateRow } from './write.ts';
 
 export interface EntityRoutesOptions {
@@ -53,6 +53,9 @@ export function listQuerySchema(e: EntitySchema): Record<string, unknown> {
   }
   return { type: 'object', properties };
 }
+
+/** The business's today for this request (the gateway's clock, read once per request: src/server/clock.ts). */
+const todayOf = (req: FastifyRequest): string => businessToday((req as { now?: Date }).now ?? new Date());
 
 function contextOf(req: FastifyRequest, entity: EntitySchema): HookContext {
   const r = req as unknown as { user?: RequestUser; business?: RequestBusiness };
@@ -108,14 +111,14 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
     if (ops.list) {
       app.get(base, { config, schema: doc({ tags, summary: `${entity.label}列表`, querystring: listQuerySchema(entity) }) }, async (req) => {
         const ctx = contextOf(req, entity);
-        return { code: 0, data: await listRows(db, entity, ctx.business.businessId, req.query as ListQuery), message: 'ok' };
+        return { code: 0, data: await listRows(db, entity, ctx.business.businessId, req.query as ListQuery, { today: todayOf(req) }), message: 'ok' };
       });
     }
     if (ops.read) {
       app.get(`${base}/:id`, { config, schema: doc({ tags, summary: `${entity.label}详情` }) }, async (req) => {
         const ctx = contextOf(req, entity);
         const { id } = req.params as { id: string };
-        const row = await getRow(db, entity, ctx.business.businessId, parseId(id));
+        const row = await getRow(db, entity, ctx.business.businessId, parseId(id), { today: todayOf(req) });
         if (!row) throw notFound(entity, id);
         return { code: 0, data: row, message: 'ok' };
       });
@@ -132,7 +135,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
           await h().afterCreate?.(ctx, row!, tx);
           return newId;
         });
-        return { code: 0, data: await getRow(db, entity, ctx.business.businessId, id), message: 'ok' };
+        return { code: 0, data: await getRow(db, entity, ctx.business.businessId, id, { today: todayOf(req) }), message: 'ok' };
       });
     }
     if (writes && ops.update) {
@@ -150,7 +153,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
           await updateRow(tx, entity, ctx.business.businessId, id, input);
           await h().afterUpdate?.(ctx, (await getRow(tx, entity, ctx.business.businessId, id, { unmasked: true }))!, tx);
         });
-        return { code: 0, data: await getRow(db, entity, ctx.business.businessId, id), message: 'ok' };
+        return { code: 0, data: await getRow(db, entity, ctx.business.businessId, id, { today: todayOf(req) }), message: 'ok' };
       });
     }
     if (writes && ops.delete) {

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { Queryable } from '../db.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
-import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { storedFields, type EntitySchema, type FieldSchema } from '../../shared/entity/types.ts';
 import { columnOf, tableOf } from './ddl.ts';
 
 /** PREFIX + UTC timestamp + 6 random digits, e.g. LP20260101120000123456. */
@@ -37,7 +37,7 @@ export async function insertRow(q: Queryable, e: EntitySchema, businessId: strin
   const cols = ['business_id'];
   const vals = ['$1'];
   const params: unknown[] = [businessId];
-  for (const [key, f] of Object.entries(e.fields)) {
+  for (const [key, f] of storedFields(e)) {
     let v = input[key];
     if (v === undefined && typeof f.default === 'string' && f.default.startsWith('serial:')) v = serialNo(f.default.slice(7));
     if (v === undefined) continue;
@@ -63,7 +63,7 @@ export async function updateRow(
 ): Promise<boolean> {
   const params: unknown[] = [businessId, id];
   const sets: string[] = [];
-  for (const [key, f] of Object.entries(e.fields)) {
+  for (const [key, f] of storedFields(e)) {
     if (input[key] === undefined) continue;
     const [dbv, cast] = toDbValue(f, input[key]);
     params.push(dbv);

@@ -4,7 +4,7 @@
  * export holds exactly what the list shows. Swap the list query here if lists move elsewhere.
  */
 import type { Queryable } from '../db.ts';
-import { listRows, type ListQuery } from '../entity/query.ts';
+import { countList, listRows, type ListQuery } from '../entity/query.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
 
 /** Rows per list query (the list query's own maximum page size). */
@@ -22,11 +22,11 @@ export function listFilters(query: Record<string, unknown>): ListQuery {
 
 /**
  * Row count of the filtered list as the list reports it (throws the list query's QueryError on a bad
- * filter). `estimated` when the list query estimates large totals instead of counting them.
+ * filter). `estimated` when the list query estimates large totals instead of counting them. Derived
+ * fields (statuses) are computed on `today`, the business's day of the request.
  */
-export async function countRows(db: Queryable, entity: EntitySchema, businessId: string, filters: ListQuery): Promise<{ total: number; estimated: boolean }> {
-  const first = await listRows(db, entity, businessId, { ...filters, current: '1', pageSize: '1' });
-  return { total: first.total, estimated: (first as { estimated?: boolean }).estimated === true };
+export async function countRows(db: Queryable, entity: EntitySchema, businessId: string, filters: ListQuery, today?: string): Promise<{ total: number; estimated: boolean }> {
+  return countList(db, entity, businessId, filters, { today });
 }
 
 /** Every row of the filtered list, page by page (masked as in the list), at most `limit` rows. */
@@ -36,10 +36,11 @@ export async function* exportRows(
   businessId: string,
   filters: ListQuery,
   limit = Infinity,
+  today?: string,
 ): AsyncGenerator<Record<string, unknown>> {
   let sent = 0;
   for (let page = 1; sent < limit; page++) {
-    const r = await listRows(db, entity, businessId, { ...filters, current: String(page), pageSize: String(EXPORT_PAGE_SIZE) });
+    const r = await listRows(db, entity, businessId, { ...filters, current: String(page), pageSize: String(EXPORT_PAGE_SIZE) }, { today });
     for (const row of r.list) {
       if (sent >= limit) return;
       sent++;

@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { localParts } from '../domain/util.ts';
-import { QueryError } from '../entity/query.ts';
+import { businessToday, QueryError } from '../entity/query.ts';
 import { exportLists, type ExportColumn, type ExportList } from '../export/lists.ts';
 import { countRows, exportRows, listFilters } from '../export/rows.ts';
 import { writeCsv, writeXlsx } from '../export/writers.ts';
@@ -59,10 +58,11 @@ export default async function exportRoutes(app: FastifyInstance) {
         const columns = pickColumns(list, req.query.columns);
         const filters = listFilters(req.query);
         const biz = req.business.businessId;
+        const today = businessToday(req.now);
         let total: number;
         let estimated: boolean;
         try {
-          ({ total, estimated } = await countRows(db, list.entity, biz, filters));
+          ({ total, estimated } = await countRows(db, list.entity, biz, filters, today));
         } catch (err) {
           if (err instanceof QueryError) throw badInput(err.message, [{ field: err.field, message: err.message }]);
           throw err;
@@ -71,11 +71,10 @@ export default async function exportRoutes(app: FastifyInstance) {
           const message = `${estimated ? '约' : '共'} ${total} 条，超过单次导出上限 ${EXPORT_MAX_ROWS} 条，请缩小筛选范围后再导出`;
           throw badInput(message, [{ field: 'query', message }]);
         }
-        const { date } = localParts(new Date());
-        const fileName = `${list.title}-${date.replace(/-/g, '')}.${format}`;
+        const fileName = `${list.title}-${today.replace(/-/g, '')}.${format}`;
         const out = new PassThrough();
         // Capped by the limit, not by the count: a count may be an estimate, and rows may arrive meanwhile.
-        const rows = exportRows(db, list.entity, biz, filters, EXPORT_MAX_ROWS);
+        const rows = exportRows(db, list.entity, biz, filters, EXPORT_MAX_ROWS, today);
         const done = format === 'csv' ? writeCsv(out, columns, rows) : writeXlsx(out, list.title, columns, rows);
         done.catch((err) => {
           req.log.error({ err }, 'export failed');

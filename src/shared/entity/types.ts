@@ -3,6 +3,7 @@
  * gateway derives tables, queries and input checks from it, the browser derives columns, form
  * inputs and validators. See docs/entity-schema.md.
  */
+import type { CoverPeriodRule } from '../cover-status.ts';
 
 export type EntityFieldType =
   | 'string'
@@ -90,6 +91,14 @@ export const RULE_ORDER = [
 ] as const;
 export type RuleName = (typeof RULE_ORDER)[number];
 
+/**
+ * A field computed at read time from other fields and the business's today (no column of its own):
+ * the list, detail, filters, totals and exports compute it (src/server/entity/query.ts). The rules
+ * live in src/shared/: `coverPeriod` (src/shared/cover-status.ts) derives 待生效 / 在保 / 已过期 from a
+ * cover period's dates and an event field.
+ */
+export type DerivedRule = CoverPeriodRule;
+
 /** Items of an array field: a scalar type name, inline object fields, or an entity's input fields. */
 export type ArrayItems = EntityFieldType | { fields: Record<string, FieldSchema> } | { entity: string; omit?: string[] };
 
@@ -124,6 +133,8 @@ export interface FieldSchema {
   messages?: Partial<Record<RuleName, string>>;
   description?: string;
   example?: unknown;
+  /** Computed at read time (DerivedRule); such a field is readOnly and has no column. */
+  derived?: DerivedRule;
 }
 
 export interface EntityOperations {
@@ -150,7 +161,19 @@ export interface EntitySchema {
   defaultSort?: { field: string; order: 'ascend' | 'descend'; dayCounts?: boolean };
   operations?: EntityOperations;
   fields: Record<string, FieldSchema>;
+  /**
+   * Counts kept exact by triggers in the same transaction as the rows (src/server/entity/counts.ts):
+   * rows per business and value of the `by` fields (date and datetime fields per day), with the sums of
+   * the `sum` fields. A list filtered on `by` fields only takes its exact total from them, and the
+   * workbench its numbers.
+   */
+  counts?: EntityCounts[];
   description?: string;
+}
+
+export interface EntityCounts {
+  by: string[];
+  sum?: string[];
 }
 
 export interface FieldError {
@@ -159,3 +182,6 @@ export interface FieldError {
 }
 
 export const isStored = (e: EntitySchema): boolean => e.storage !== false;
+
+/** The fields that have a column: every field but the derived ones. */
+export const storedFields = (e: EntitySchema): Array<[string, FieldSchema]> => Object.entries(e.fields).filter(([, f]) => !f.derived);
