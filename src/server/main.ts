@@ -36,6 +36,7 @@ const running = await startServer({
   seed: demo,
   logLevel: env.LOG_LEVEL || 'info',
   trustProxy: env.TRUST_PROXY === '1' ? true : env.TRUST_PROXY || undefined,
+  fakeClock: env.FAKE_CLOCK === '1',
 }).catch((err: NodeJS.ErrnoException) => {
   if (err instanceof StartupError) fail(err.message);
   if (err.code === 'EADDRINUSE') fail(`port ${port} is already in use; set PORT to another port`);

@@ -9,6 +9,7 @@ import { openDb, type Db } from './db.ts';
 import { migrate } from './migrate.ts';
 import { applyUploadDdl } from './files/ddl.ts';
 import { seed } from './seed.ts';
+import { DEV_CLOCK_DDL, storedOffsetClock } from './clock.ts';
 import { devSmsProvider, isProduction, type SmsProvider } from './services/sms.ts';
 
 export interface StartServerOptions {
@@ -49,6 +50,11 @@ export interface StartServerOptions {
   testHooks?: TestHooks;
   /** How long close() lets in-flight requests finish before cutting connections. Default 10 s. */
   drainMs?: number;
+  /**
+   * Development/test only (FAKE_CLOCK=1): a clock PUT /api/dev/clock moves, kept in the database
+   * (src/server/clock.ts). Refused in production.
+   */
+  fakeClock?: boolean;
 }
 
 export interface RunningServer {
@@ -68,6 +74,7 @@ export class StartupError extends Error {
 
 async function checkProductionSafety(db: Db, opts: StartServerOptions): Promise<void> {
   if (opts.seed) throw new StartupError('demo mode (--demo / DEMO=1) is not allowed in production (APP_ENV/NODE_ENV=production)');
+  if (opts.fakeClock) throw new StartupError('a movable clock (FAKE_CLOCK=1) is not allowed in production (APP_ENV/NODE_ENV=production)');
   const demo = await db.query<{ phone: string }>('SELECT phone FROM users WHERE is_demo LIMIT 5');
   if (demo.length) {
     throw new StartupError(
@@ -111,6 +118,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   try {
     await migrateAll(db, opts.schemaRoot ?? REPO_ROOT);
     if (production) await checkProductionSafety(db, opts);
+    if (opts.fakeClock) await db.query(DEV_CLOCK_DDL);
     if (opts.seed === true) {
       await seed(db);
       // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
@@ -126,6 +134,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       trustProxy: opts.trustProxy,
       appConfig: opts.appConfig,
       testHooks: opts.testHooks,
+      ...(opts.fakeClock ? { clock: storedOffsetClock(db), devClock: true } : {}),
     });
     // The development provider also logs the code through the gateway's logger.
     if (!opts.sms && app.deps.sms) app.deps.sms = devSmsProvider(smsLogFile(opts), app.log);

@@ -19,6 +19,7 @@ import planRoutes from '../routes/plans.ts';
 import settingsRoutes from '../routes/settings.ts';
 import { dbRateLimitStore, limitMessage, prune } from '../services/rate-limit.ts';
 import type { SmsProvider } from '../services/sms.ts';
+import { devClockRoutes, systemClock, type Clock } from '../clock.ts';
 import { authPlugin, countedByAuth } from './auth.ts';
 import { docsPlugin } from './docs.ts';
 import { badInput, errorHandler, HttpError, notFound, tooMany } from './errors.ts';
@@ -51,6 +52,10 @@ export interface AppOptions {
   testHooks?: TestHooks;
   /** Payment provider for paying orders online; default: the development provider outside production, none in production. */
   payments?: PaymentProvider | null;
+  /** The clock (default: the system clock). */
+  clock?: Clock;
+  /** Development/test only: serve PUT /api/dev/clock to move `clock` (src/server/clock.ts). */
+  devClock?: boolean;
 }
 
 export function normalizeBasePath(p?: string): string {
@@ -108,8 +113,10 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     sms: opts.sms ?? null,
     shuttingDown: false,
+    clock: opts.clock ?? systemClock,
   };
   app.decorate('deps', deps);
+  app.decorateRequest('now', null as unknown as Date);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   app.addHook('onRequest', async (req, reply) => {
@@ -142,8 +149,9 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The API: authenticated by default, rate-limited per IP with counters in the database.
   await app.register(async (api) => {
-    api.addHook('onRequest', async (_req, reply) => {
+    api.addHook('onRequest', async (req, reply) => {
       reply.header('cache-control', 'no-store');
+      req.now = await deps.clock();
     });
     // As the scope's first onRequest hook (route-level hooks would run after authentication). A request
     // that carries a token to an authenticated route is counted by the auth plugin instead, in its
@@ -179,6 +187,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(claimAttachmentRoutes);
     await api.register(exportRoutes);
     await api.register(businessLegacyRoutes);
+    if (opts.devClock) await api.register(devClockRoutes);
   });
 
   if (opts.staticDir) {

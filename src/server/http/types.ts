@@ -1,6 +1,7 @@
 import type { Db } from '../db.ts';
 import type { SmsProvider } from '../services/sms.ts';
 import type { RequestBusiness } from '../entity/hooks.ts';
+import type { Clock } from '../clock.ts';
 
 export type AuthMode = 'none' | 'user' | 'business';
 
@@ -59,6 +60,8 @@ export interface AppDeps {
   sms: SmsProvider | null;
   /** True once shutdown began (readiness turns 503). */
   shuttingDown: boolean;
+  /** The gateway's clock (src/server/clock.ts); each API request reads it once into `req.now`. */
+  clock: Clock;
 }
 
 declare module 'fastify' {
@@ -71,6 +74,8 @@ declare module 'fastify' {
     /** Set for routes with config.auth 'business' (X-Company-Id the user belongs to). */
     business: Business;
     cspNonce: string;
+    /** The gateway's clock read once for this API request (clock.ts): its today, its cover dates. */
+    now: Date;
   }
   interface FastifyContextConfig {
     /** Who may call the route; defaults to 'business' inside the API scope. */
