@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db.ts';
-import { addDays, localParts } from '../domain/util.ts';
-import { listRows } from '../entity/query.ts';
+import { addDays } from '../domain/util.ts';
+import { groupCounts } from '../entity/count.ts';
+import { businessToday, countList, sumList } from '../entity/query.ts';
 import { repoEntities } from '../entity/repo.ts';
 import { ok } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
@@ -9,8 +10,11 @@ import type { ListName, Metric } from '../../shared/workbench.ts';
 
 /**
  * The workbench: each number comes with the list it was counted from (`list` = entity, `query` = the
- * list's own filters), and counts are taken through that list's query (listRows), so the number on the
- * workbench is the total the linked list shows. Money figures are sums over the same filter.
+ * list's own filters), and counts are that list's total (countList), so the number on the workbench is
+ * the total the linked list shows. Both come from counts kept exact in the same transaction as the rows
+ * (src/server/entity/counts.ts), so the workbench of a business with a million orders reads a few
+ * hundred counter rows, not its orders; statuses (在保, 待生效) are counted on the business's today from
+ * per-day counts of cover starts and ends. Money figures are sums over the same filter.
  */
 
 
@@ -36,74 +40,66 @@ function monthsBack(ym: string, n: number): string[] {
   return out;
 }
 
-/** Sum of order amounts (cents) over a created-at range, with the list's range semantics (UTC days). */
-async function orderSum(db: Queryable, businessId: string, from: string, to: string): Promise<number> {
-  const [r] = await db.query<{ c: number }>(
-    `SELECT coalesce(sum(amount_cents), 0)::float8 AS c FROM orders
-      WHERE business_id = $1 AND created_at >= ($2::date)::timestamp AT TIME ZONE 'UTC'
-        AND created_at < (($3::date + 1)::timestamp AT TIME ZONE 'UTC')`,
-    [businessId, from, to],
-  );
-  return r.c;
-}
-
 export async function workbench(db: Queryable, biz: Business, now = new Date()) {
   const { registry } = repoEntities();
-  const count = async (list: ListName, query: Record<string, string>) =>
-    (await listRows(db, registry.get(list), biz.businessId, { ...query, current: '1', pageSize: '1' })).total;
+  const today = businessToday(now);
+  const opts = { today };
+  const count = (list: ListName, query: Record<string, string>) => countList(db, registry.get(list), biz.businessId, query, opts);
   const metric = async (key: string, list: ListName, query: Record<string, string>): Promise<Metric> => ({
     key,
-    value: await count(list, query),
+    value: (await count(list, query)).total,
     valueType: 'digit',
     list,
     query,
   });
+  const orderSum = (query: Record<string, string>) => sumList(db, registry.get('order'), biz.businessId, query, 'amount', opts);
 
-  const today = localParts(now).date;
   const month = today.slice(0, 7);
   const monthRange = `${month}-01,${today}`;
   // People are listed under attendance insurance (a service pack); without it, their cover records.
   const persons = biz.servicePacks.includes('attendance');
-  const [unpaid] = await db.query<{ c: number }>(
-    `SELECT coalesce(sum(amount_cents), 0)::float8 AS c FROM orders WHERE business_id = $1 AND pay_status = 'unpaid'`,
-    [biz.businessId],
-  );
+  const autoStatus = registry.get('insured-person').fields.autoStatus;
+  // The last 12 months of orders: people insured and premium per month, and by plan.
+  const months = monthsBack(month, 12);
+  const from = `${months[0]}-01`;
+  // Independent small reads (counter rows), sent together.
+  const [insured, pending, monthPremium, unpaid, unpaidAmount, openClaims, toComplete, claimsWaiting, invoicesReady, days] = await Promise.all([
+    persons ? metric('insuredCount', 'insured-person', { status: 'insured' }) : metric('insuredCount', 'insure-record', { status: 'effective' }),
+    persons ? metric('pendingCount', 'insured-person', { status: 'pending' }) : metric('pendingCount', 'insure-record', { status: 'pending' }),
+    orderSum({ createdAt: monthRange }),
+    metric('unpaidOrders', 'order', { payStatus: 'unpaid' }),
+    orderSum({ payStatus: 'unpaid' }),
+    metric('openClaims', 'claim', { status: 'reviewing' }),
+    // Spec §3 status 0 (信息待完善), once the insured-person entity carries the automatic-insurance status.
+    persons && autoStatus?.search ? metric('personsToComplete', 'insured-person', { autoStatus: '0' }) : undefined,
+    metric('claimsWaiting', 'claim', { status: 'reported' }),
+    metric('invoicesReady', 'invoice', { status: 'issued', createdAt: `${addDays(today, -29)},${today}` }),
+    groupCounts(db, registry.get('order'), biz.businessId, {
+      by: ['createdAt', 'productName'],
+      sum: ['personCount', 'amount'],
+      days: { key: 'createdAt', from, to: today },
+    }),
+  ]);
+  const unpaidOrders = { ...unpaid, amount: yuan(unpaidAmount) };
 
   const stats: Metric[] = [
-    persons ? await metric('insuredCount', 'insured-person', { status: 'insured' }) : await metric('insuredCount', 'insure-record', { status: 'effective' }),
-    persons ? await metric('pendingCount', 'insured-person', { status: 'pending' }) : await metric('pendingCount', 'insure-record', { status: 'pending' }),
+    insured,
+    pending,
     {
       key: 'monthPremium',
-      value: yuan(await orderSum(db, biz.businessId, `${month}-01`, today)),
+      value: yuan(monthPremium),
       valueType: 'money',
       list: 'order',
       // One page holds the month's orders, so the list shows every order the sum is made of.
       query: { createdAt: monthRange, pageSize: '100' },
     },
-    { ...(await metric('unpaidOrders', 'order', { payStatus: 'unpaid' })), amount: yuan(unpaid.c) },
-    await metric('openClaims', 'claim', { status: 'reviewing' }),
+    unpaidOrders,
+    openClaims,
     { key: 'balance', value: biz.balance, valueType: 'money' },
   ];
+  const todos: Metric[] = [unpaidOrders, ...(toComplete ? [toComplete] : []), claimsWaiting, invoicesReady];
 
-  const todos: Metric[] = [{ ...(await metric('unpaidOrders', 'order', { payStatus: 'unpaid' })), amount: yuan(unpaid.c) }];
-  // Spec §3 status 0 (信息待完善), once the insured-person entity carries the automatic-insurance status.
-  const autoStatus = registry.get('insured-person').fields.autoStatus;
-  if (persons && autoStatus?.search) todos.push(await metric('personsToComplete', 'insured-person', { autoStatus: '0' }));
-  todos.push(await metric('claimsWaiting', 'claim', { status: 'reported' }));
-  todos.push(await metric('invoicesReady', 'invoice', { status: 'issued', createdAt: `${addDays(today, -29)},${today}` }));
-
-  // The last 12 months of orders: people insured and premium per month, and by plan.
-  const months = monthsBack(month, 12);
-  const from = `${months[0]}-01`;
-  const rows = await db.query<{ m: string; plan: string; people: number; premium: number }>(
-    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS m, product_name AS plan,
-            sum(person_count)::int AS people, sum(amount_cents)::float8 AS premium
-       FROM orders
-      WHERE business_id = $1 AND created_at >= ($2::date)::timestamp AT TIME ZONE 'UTC'
-        AND created_at < (($3::date + 1)::timestamp AT TIME ZONE 'UTC')
-      GROUP BY 1, 2`,
-    [biz.businessId, from, today],
-  );
+  const rows = days.map((r) => ({ m: String(r.createdAt).slice(0, 7), plan: String(r.productName), people: Number(r.personCount), premium: Number(r.amount) }));
   const trend = months.map((m) => {
     const inMonth = rows.filter((r) => r.m === m);
     const to = m === month ? today : monthEnd(m);
@@ -131,12 +127,12 @@ export default async function overviewRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   // The six headline numbers (kept for existing clients); the same definitions as the workbench.
   app.get('/api/overview', { config: { auth: 'business' }, schema: { tags: ['overview'], summary: '首页概览数字' } }, async (req) => {
-    const { stats } = await workbench(db, req.business);
+    const { stats } = await workbench(db, req.business, req.now);
     return ok(Object.fromEntries(stats.map((s) => [s.key, s.value])));
   });
   app.get(
     '/api/overview/workbench',
     { config: { auth: 'business' }, schema: { tags: ['overview'], summary: '工作台：概览数字、待办、近 12 个月趋势与按方案分布（每个数字附带其列表筛选条件）' } },
-    async (req) => ok(await workbench(db, req.business)),
+    async (req) => ok(await workbench(db, req.business, req.now)),
   );
 }

@@ -13,7 +13,7 @@ import {
   type PaymentProvider,
 } from '../domain/index.ts';
 import { badInput, forbidden, INVALID_INPUT, notFound, ok, unavailable } from '../http/errors.ts';
-import { getRow } from '../entity/query.ts';
+import { countList, getRow, sumList } from '../entity/query.ts';
 import { repoEntities } from '../entity/repo.ts';
 import { PLANS } from '../seed.ts';
 import { isProduction } from '../services/sms.ts';
@@ -90,14 +90,14 @@ export default async function paymentRoutes(app: FastifyInstance, opts: PaymentR
 
   app.get('/api/payments/due', { config: { auth: 'business' }, schema: { tags: ['payments'], summary: '待支付订单合计与余额' } }, async (req) => {
     const biz = req.business;
-    // The same condition as the order list filtered by payStatus=unpaid.
-    const [row] = await db.query<{ n: number; amount: number; balance: number }>(
-      `SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0)::float8 AS amount,
-              (SELECT balance_cents::float8 FROM businesses WHERE id = $1) AS balance
-         FROM orders WHERE business_id = $1 AND pay_status = 'unpaid'`,
-      [biz.businessId],
-    );
-    return ok({ chargeForm: biz.chargeForm, unpaidCount: row.n, unpaidAmount: yuan(row.amount), balance: yuan(row.balance) });
+    // The order list filtered by payStatus=unpaid: its total and sum, from the orders' counts (counts.ts).
+    const unpaid = { payStatus: 'unpaid' };
+    const [count, amount, [row]] = await Promise.all([
+      countList(db, orderEntity, biz.businessId, unpaid),
+      sumList(db, orderEntity, biz.businessId, unpaid, 'amount'),
+      db.query<{ balance: number }>('SELECT balance_cents::float8 AS balance FROM businesses WHERE id = $1', [biz.businessId]),
+    ]);
+    return ok({ chargeForm: biz.chargeForm, unpaidCount: count.total, unpaidAmount: yuan(amount), balance: yuan(row.balance) });
   });
 
   const postpaidOnly = (req: FastifyRequest) => {
