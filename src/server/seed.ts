@@ -186,13 +186,15 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
       }
 
       // Batches with their persons and records.
-      const persons: { name: string; idCard: string }[] = [];
+      const persons: { name: string; idCard: string; start: Date; end: Date }[] = [];
       const perBatch = Math.ceil(biz.persons / biz.batches);
       let made = 0;
       for (let b = 0; b < biz.batches; b++) {
-        const created = daysAgo(int(3, 20) + (biz.batches - b) * 9, 10);
+        // The last roster of a business with several was bought this morning for cover from a later day (待生效 until then).
+        const soon = b === biz.batches - 1 && biz.batches > 1;
+        const created = soon ? new Date(Math.min(now.getTime() - 60_000, today.getTime() + 3600_000 * int(1, 8))) : daysAgo(int(3, 20) + (biz.batches - b) * 9, 10);
         const batchNo = `PB${ymd(created)}${pad(++seq, 4)}`;
-        const attendance = biz.packs.includes('attendance') && b % 4 === 3;
+        const attendance = biz.packs.includes('attendance') && b % 4 === 3 && !soon;
         const source = attendance ? 'attendance' : 'roster';
         const count = Math.min(perBatch, biz.persons - made);
         const failed = b % 5 === 2 ? 1 : 0;
@@ -218,32 +220,29 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
           // A person in 投保信息有误 is outside the insurable ages (born 1950); the draw keeps the sequence.
           const drawn = idCard();
           const card = auto.oldAge ? oldIdCard(made) : drawn;
-          persons.push({ name, idCard: card });
           autoStatuses.push({ biz: biz.id, idCard: card, status: auto.status });
-          const start = new Date(created.getTime() + DAY);
+          // Cover from the day after the purchase (a roster: a year); the statuses follow from these dates.
+          const start = soon ? new Date(today.getTime() + int(1, 3) * DAY) : new Date(Date.UTC(created.getUTCFullYear(), created.getUTCMonth(), created.getUTCDate()) + DAY);
           const end = attendance ? start : new Date(start.getTime() + 364 * DAY);
-          const ended = end.getTime() < today.getTime();
-          const pending = !ended && start.getTime() > today.getTime();
-          const status = ended ? 'ended' : pending ? 'pending' : made % 13 === 5 ? 'pending' : 'insured';
+          persons.push({ name, idCard: card, start, end });
           // Drawn even when left blank, so the rest of the demo data stays the same.
           const phone = mobile();
           const job = pick(JOBS);
           await tx.query(
-            `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, status, start_date, end_date, created_at)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-            [biz.id, name, card, auto.noPhone ? '' : phone, auto.noJob ? '' : job, plan, status, isoDate(start), isoDate(end), created.toISOString()],
+            `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, start_date, end_date, created_at)
+             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+            [biz.id, name, card, auto.noPhone ? '' : phone, auto.noJob ? '' : job, plan, isoDate(start), isoDate(end), created.toISOString()],
           );
-          const recStatus = ended ? 'expired' : status === 'pending' ? 'pending' : made % 17 === 9 ? 'cancelled' : 'effective';
           await tx.query(
-            `INSERT INTO insure_records (business_id, batch_id, batch_no, person_name, id_card, plan_name, premium_cents, status, effective_date, expiry_date, created_at)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-            [biz.id, batch[0].id, batchNo, name, card, plan, PLANS[plan].cents * (attendance ? 1 : 12), recStatus, isoDate(start), isoDate(end), created.toISOString()],
+            `INSERT INTO insure_records (business_id, batch_id, batch_no, person_name, id_card, plan_name, premium_cents, effective_date, expiry_date, created_at)
+             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+            [biz.id, batch[0].id, batchNo, name, card, plan, PLANS[plan].cents * (attendance ? 1 : 12), isoDate(start), isoDate(end), created.toISOString()],
           );
         }
       }
 
       // Orders.
-      const orderNos: string[] = [];
+      const paidOrders: { no: string; paidAt: number }[] = [];
       for (let i = 0; i < biz.orders; i++) {
         // Spread over the last 12 months (the workbench charts them); the first few fall in this month.
         const drawn = i < 5 ? daysAgo(int(0, today.getUTCDate() - 1), int(1, 9)) : daysAgo(int(0, 330), int(1, 9));
@@ -262,19 +261,22 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
           [biz.id, orderNo, plan, people, amount, payStatus, orderStatus, created.toISOString(), paidAt],
         );
-        if (payStatus === 'paid') orderNos.push(orderNo);
+        if (payStatus === 'paid') paidOrders.push({ no: orderNo, paidAt: Date.parse(paidAt!) });
       }
 
-      // Invoices over paid orders (each order used at most once).
-      const invoiceNos: { no: string; cents: number }[] = [];
+      // Invoices over paid orders (each order used at most once), applied for after the last of them was paid.
+      const invoiceNos: { no: string; cents: number; created: number }[] = [];
       const statuses = ['issued', 'issued', 'applying', 'issued', 'rejected', 'red'] as const;
-      for (let i = 0; i < biz.invoices && orderNos.length > 0; i++) {
-        const nos = orderNos.splice(0, Math.min(orderNos.length, int(1, 3)));
+      for (let i = 0; i < biz.invoices && paidOrders.length > 0; i++) {
+        const picked = paidOrders.splice(0, Math.min(paidOrders.length, int(1, 3)));
+        const nos = picked.map((o) => o.no);
         const rows = await tx.query<{ c: number }>(
           'SELECT coalesce(sum(amount_cents),0)::float8 AS c FROM orders WHERE order_no = ANY($1)',
           [nos],
         );
-        const created = daysAgo(int(0, 60), int(9, 17));
+        const drawnAt = daysAgo(int(0, 60), int(9, 17)).getTime();
+        const lastPaid = Math.max(...picked.map((o) => o.paidAt));
+        const created = new Date(Math.min(now.getTime() - 60_000, Math.max(drawnAt, lastPaid + int(1, 48) * 3600_000)));
         const invoiceNo = `FP${ymd(created)}${pad(++seq, 5)}`;
         const status = statuses[i % statuses.length];
         await tx.query(
@@ -282,12 +284,14 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
           [biz.id, invoiceNo, biz.name, biz.taxNo, rows[0].c, i % 3 === 0 ? 'special' : 'normal', status, `finance${bi + 1}@example.com`, nos, created.toISOString()],
         );
-        if (status === 'issued') invoiceNos.push({ no: invoiceNo, cents: rows[0].c });
+        if (status === 'issued') invoiceNos.push({ no: invoiceNo, cents: rows[0].c, created: created.getTime() });
       }
       const reasons = ['开票信息有误，需重新开具', '订单部分退保', '抬头填写错误', '重复开票'];
       const refundStatuses = ['done', 'applying', 'approved', 'rejected'] as const;
       for (let i = 0; i < biz.refunds && i < invoiceNos.length; i++) {
-        const created = daysAgo(int(0, 30), int(9, 17));
+        // A refund is applied for after its invoice was issued, never before.
+        const drawnAt = daysAgo(int(0, 30), int(9, 17)).getTime();
+        const created = new Date(Math.min(now.getTime() - 30_000, Math.max(drawnAt, invoiceNos[i].created + int(1, 72) * 3600_000)));
         await tx.query(
           `INSERT INTO invoice_refunds (business_id, refund_no, invoice_no, amount_cents, reason, status, created_at)
            VALUES ($1,$2,$3,$4,$5,$6,$7)`,
@@ -296,10 +300,14 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
       }
 
       const claimStatuses = ['reported', 'reviewing', 'paid', 'paid', 'rejected'] as const;
-      for (let i = 0; i < biz.claims; i++) {
-        const p = persons[int(0, persons.length - 1)];
-        const accident = daysAgo(int(2, 90));
-        const created = new Date(accident.getTime() + int(0, 3) * DAY);
+      // Each claim is an accident of a person on a day their cover ran (2 to 90 days ago), reported since.
+      const claimable = persons.filter((p) => p.start.getTime() <= today.getTime() - 2 * DAY && p.end.getTime() >= today.getTime() - 90 * DAY);
+      for (let i = 0; i < biz.claims && claimable.length; i++) {
+        const p = claimable[int(0, claimable.length - 1)];
+        const first = Math.max(p.start.getTime(), today.getTime() - 90 * DAY);
+        const last = Math.min(p.end.getTime(), today.getTime() - 2 * DAY);
+        const accident = new Date(first + int(0, Math.round((last - first) / DAY)) * DAY + 9 * 3600_000);
+        const created = new Date(Math.min(now.getTime() - 60_000, accident.getTime() + int(0, 3) * DAY));
         const k = int(0, ACCIDENTS.length - 1);
         await tx.query(
           `INSERT INTO claims (business_id, claim_no, person_name, id_card, accident_date, accident_type, description, amount_cents, status, created_at)
