@@ -23,7 +23,8 @@ export class QueryError extends Error {
 
 const MASKS = { idCard: maskIdCard, phone: maskPhone, bankAccount: maskAccountNo } as const;
 
-function selectExpr(key: string, f: FieldSchema): string {
+/** A field's value in API form (money in yuan, dates and times as text). */
+export function selectExpr(key: string, f: FieldSchema): string {
   const c = columnOf(key, f);
   switch (f.type) {
     case 'money':

@@ -54,7 +54,7 @@ export default async function insureFormRoutes(app: FastifyInstance) {
         `SELECT * FROM (${source}) r ${where} ORDER BY "rowNo" LIMIT ${pageSize} OFFSET ${(current - 1) * pageSize}`,
         params,
       );
-      return ok({ list: list.map((r) => ({ ...r, idCard: maskIdCard(r.idCard) })), total: n, current, pageSize });
+      return ok({ list: list.map((r) => ({ ...r, idCard: maskIdCard(String(r.idCard ?? '')) })), total: n, current, pageSize });
     },
   );
 
