@@ -85,6 +85,13 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
       operations: { check: (v, p) => c.object(v, p, Object.fromEntries(ops.map((o) => [o, { check: c.bool }]))) },
       // Shape in schemas/meta/entity.schema.json; how the fields relate: derivedProblems below.
       counts: { check: c.any },
+      fieldsFrom: {
+        check: (v, p) =>
+          c.object(v, p, {
+            entity: { required: true, check: (e, ep) => (typeof e === 'string' && reg.has(e) && e !== name ? undefined : c.add(ep, `unknown entity ${JSON.stringify(e)}: expected schemas/entities/<name>.json`)) },
+            omit: { check: c.any },
+          }),
+      },
       fields: {
         required: true,
         check: (v, p) => {

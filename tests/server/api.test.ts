@@ -382,7 +382,7 @@ describe('writes', () => {
     expect(stranger.body.message).toBe('该人员在本企业无有效保单');
     // A person with effective cover today claims within it; what was stored is what was asked.
     const [rec] = await c.server.db.query<{ person_name: string; id_card: string }>(
-      `SELECT person_name, id_card FROM insure_records WHERE business_id = $1 AND status = 'effective'
+      `SELECT person_name, id_card FROM insure_records WHERE business_id = $1 AND cover_event IS NULL
          AND effective_date <= CURRENT_DATE AND expiry_date >= CURRENT_DATE ORDER BY id LIMIT 1`,
       [BIZ_ADMIN],
     );

@@ -45,7 +45,7 @@ const claimCount = async () =>
 /** A person of the admin business with cover today (claims inside the cover period are accepted). */
 async function coveredPerson() {
   const [rec] = await c.server.db.query<{ person_name: string; id_card: string }>(
-    `SELECT person_name, id_card FROM insure_records WHERE business_id = $1 AND status = 'effective'
+    `SELECT person_name, id_card FROM insure_records WHERE business_id = $1 AND cover_event IS NULL
        AND effective_date <= CURRENT_DATE AND expiry_date >= CURRENT_DATE ORDER BY id LIMIT 1`,
     [BIZ_ADMIN],
   );

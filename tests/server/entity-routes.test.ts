@@ -47,7 +47,7 @@ describe('entity routes on a bare Fastify', () => {
         orderStatus: 'completed',
       });
     }
-    await insertRow(db, registry.get('insured-person'), 'B1', { name: '王小明', idCard: '11010519491231002X', phone: '13800000000', status: 'insured', planName: 'A', startDate: '2024-03-01' });
+    await insertRow(db, registry.get('insured-person'), 'B1', { name: '王小明', idCard: '11010519491231002X', phone: '13800000000', planName: 'A', startDate: '2024-03-01', endDate: '2025-02-28' });
   }, 60_000);
   afterAll(async () => {
     await app.close();
@@ -181,8 +181,11 @@ describe('configurator: a field added to an entity file reaches the database, AP
     const file = join(dir, 'schemas/entities/insured-person.json');
     const e = JSON.parse(readFileSync(file, 'utf8'));
     e.fields.employeeNo = { type: 'string', label: '工号', maxLength: 20, search: 'contains' };
-    // Only a schema switch: let this copy accept single-person creation, to store a value through the API.
+    // Only a schema switch: let this copy accept single-person creation, to store a value through the API
+    // (a person's cover dates are required and set by the gateway: here, cover on the day of creation).
     e.operations.create = true;
+    e.fields.startDate.default = 'now';
+    e.fields.endDate.default = 'now';
     writeFileSync(file, JSON.stringify(e, null, 2));
   });
   afterAll(async () => {

@@ -112,7 +112,7 @@ for (const t of targets()) {
       const p = await settleDomain(Array.from({ length: 10 }, () => payOrder(db, biz, r2.orderNo, { channel: 'provider', provider })));
       expect(p.ok).toHaveLength(1);
       expect(await count(db, `SELECT count(*) FROM payments WHERE order_no = $1`, [r2.orderNo])).toBe(1);
-      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND status = 'effective'`, [r2.batchId])).toBe(2);
+      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND cover_event IS NULL`, [r2.batchId])).toBe(2);
     });
 
     it('5 parallel ¥200,000 claims for one person on a 60万 plan: exactly 3 accepted', async () => {

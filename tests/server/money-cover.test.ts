@@ -43,7 +43,7 @@ for (const t of targets()) {
       expect(await count(db, 'SELECT count(*) FROM insure_batches WHERE business_id = $1', [biz.businessId])).toBe(0);
       const ok = await createInsuranceBatch(db, biz, { source: 'roster', planId: 'employer-std-60w', startDate: today(), rows });
       expect(ok.people).toBe(3);
-      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND status = 'effective'`, [ok.batchId])).toBe(3);
+      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND cover_event IS NULL`, [ok.batchId])).toBe(3);
     });
 
     it('cut-off: after 17:00 the earliest start is tomorrow (injected now)', async () => {
@@ -114,7 +114,7 @@ for (const t of targets()) {
       ).rejects.toThrow('出险日期不能晚于今天');
       const [seeded] = await db.query<{ id_card: string; d: string }>(
         `SELECT id_card, effective_date::text AS d FROM insure_records
-          WHERE business_id = 'B10001' AND status = 'effective' AND effective_date <= current_date ORDER BY id LIMIT 1`,
+          WHERE business_id = 'B10001' AND cover_event IS NULL AND effective_date <= current_date ORDER BY id LIMIT 1`,
       );
       const cover = await checkClaimCover(db, 'B10001', { idCard: seeded.id_card, accidentDate: seeded.d, amountCents: 100 });
       expect(cover.claimLimitCents).toBeGreaterThan(0);

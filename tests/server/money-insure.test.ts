@@ -43,8 +43,8 @@ for (const t of targets()) {
       expect(order).toMatchObject({ pay_status: 'paid', amount: 378_000, person_count: 7 });
       expect(order.paid_at).not.toBeNull();
       expect(await count(db, `SELECT sum(amount_cents) FROM payments WHERE order_no = $1 AND channel = 'balance' AND status = 'succeeded'`, [r.orderNo])).toBe(378_000);
-      expect(await count(db, `SELECT sum(premium_cents) FROM insure_records WHERE batch_id = $1 AND status = 'effective'`, [r.batchId])).toBe(378_000);
-      expect(await count(db, `SELECT count(*) FROM insured_persons WHERE business_id = $1 AND status = 'insured' AND plan_id = $2`, [biz.businessId, ROSTER])).toBe(7);
+      expect(await count(db, `SELECT sum(premium_cents) FROM insure_records WHERE batch_id = $1 AND cover_event IS NULL`, [r.batchId])).toBe(378_000);
+      expect(await count(db, `SELECT count(*) FROM insured_persons WHERE business_id = $1 AND cover_event IS NULL AND start_date <= $3 AND end_date >= $3 AND plan_id = $2`, [biz.businessId, ROSTER, today()])).toBe(7);
 
       // Attendance: price × 1 day × people.
       const a = await createInsuranceBatch(db, biz, { source: 'attendance', planId: DAY_PLAN, startDate: today(), rows: people(4, 1100) });
@@ -77,7 +77,7 @@ for (const t of targets()) {
       const r = await createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: next, rows });
       expect(r.payStatus).toBe('paid');
       // The persons list keeps today's cover; the later cover is in the records.
-      expect(await count(db, `SELECT count(*) FROM insured_persons WHERE business_id = $1 AND status = 'insured' AND start_date = $2`, [biz.businessId, today()])).toBe(3);
+      expect(await count(db, `SELECT count(*) FROM insured_persons WHERE business_id = $1 AND cover_event IS NULL AND end_date >= $2 AND start_date = $2`, [biz.businessId, today()])).toBe(3);
       expect(await count(db, `SELECT count(*) FROM insure_records WHERE business_id = $1 AND effective_date = $2`, [biz.businessId, next])).toBe(3);
     });
 
@@ -102,7 +102,7 @@ for (const t of targets()) {
       const b = await createInsuranceBatch(db, biz, { source: 'attendance', planId: DAY_PLAN, startDate: today(), rows: people(3, 1600) });
       expect(a).toMatchObject({ payStatus: 'unpaid', coverStatus: 'effective' });
       expect(a.balanceAfterCents).toBeUndefined();
-      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND status = 'effective'`, [a.batchId])).toBe(5);
+      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND cover_event IS NULL`, [a.batchId])).toBe(5);
       expect(await count(db, `SELECT count(*) FROM orders WHERE business_id = $1 AND pay_status = 'unpaid'`, [biz.businessId])).toBe(2);
       const month = localParts(new Date()).date.slice(0, 7);
       const st = await monthlyStatement(db, biz, month);
@@ -120,12 +120,12 @@ for (const t of targets()) {
       expect(r).toMatchObject({ payStatus: 'unpaid', coverStatus: 'pending' });
       expect(await balanceOf(db, biz.businessId)).toBe(50_000_00);
       // Not covered before payment.
-      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND status = 'effective'`, [r.batchId])).toBe(0);
+      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND cover_event IS NULL`, [r.batchId])).toBe(0);
       const paid = await payOrder(db, biz, r.orderNo, { channel: 'balance' });
       expect(paid).toMatchObject({ payStatus: 'paid', amountCents: 108_000, balanceAfterCents: 50_000_00 - 108_000 });
       expect(await ledgerSum(db, biz.businessId)).toBe(-108_000);
-      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND status = 'effective'`, [r.batchId])).toBe(2);
-      expect(await count(db, `SELECT count(*) FROM insured_persons WHERE business_id = $1 AND status = 'insured'`, [biz.businessId])).toBe(2);
+      expect(await count(db, `SELECT count(*) FROM insure_records WHERE batch_id = $1 AND cover_event IS NULL`, [r.batchId])).toBe(2);
+      expect(await count(db, `SELECT count(*) FROM insured_persons WHERE business_id = $1 AND cover_event IS NULL AND start_date <= $2 AND end_date >= $2`, [biz.businessId, today()])).toBe(2);
       await expect(payOrder(db, biz, r.orderNo, { channel: 'balance' })).rejects.toThrow('已支付');
       await expect(payOrder(db, biz, 'OD-none', { channel: 'balance' })).rejects.toThrow('不存在');
     });

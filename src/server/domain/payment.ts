@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../db.ts';
 import { DomainError } from './errors.ts';
 import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
-import { cents, localParts, type BizRef } from './util.ts';
+import { cents, type BizRef } from './util.ts';
 
 export interface CreatePaymentInput {
   orderNo: string;
@@ -69,28 +69,28 @@ async function lockOrder(tx: Queryable, businessId: string, orderNo: string): Pr
   return rows[0];
 }
 
-/** Marks a locked order paid and turns its batch's pending cover effective. */
+/** Marks a locked order paid: its batch's cover no longer waits for the payment (its dates decide its status). */
 async function markPaid(tx: Queryable, order: OrderRow, now: Date): Promise<void> {
   await tx.query(`UPDATE orders SET pay_status = 'paid', order_status = 'completed', paid_at = $2 WHERE order_no = $1`, [
     order.order_no,
     now.toISOString(),
   ]);
   if (order.batch_id === null) return;
-  await tx.query(`UPDATE insure_records SET status = 'effective' WHERE batch_id = $1 AND status = 'pending'`, [order.batch_id]);
   await tx.query(
-    `UPDATE insured_persons p SET status = CASE WHEN p.start_date <= $3::date THEN 'insured' ELSE 'pending' END
+    `UPDATE insured_persons p SET cover_event = NULL
        FROM insure_records r
-      WHERE r.batch_id = $1 AND p.business_id = $2 AND p.id_card = r.id_card
-        AND p.start_date = r.effective_date AND p.status = 'pending'`,
-    [order.batch_id, order.business_id, localParts(now).date],
+      WHERE r.batch_id = $1 AND r.cover_event = 'pending' AND p.business_id = $2 AND p.id_card = r.id_card
+        AND p.start_date = r.effective_date AND p.cover_event = 'pending'`,
+    [order.batch_id, order.business_id],
   );
+  await tx.query(`UPDATE insure_records SET cover_event = NULL WHERE batch_id = $1 AND cover_event = 'pending'`, [order.batch_id]);
 }
 
 /** Pending cover may only be paid while its start date is still allowed (no cover after the fact). */
 async function checkCoverStillStartable(tx: Queryable, order: OrderRow, now: Date, cutoff?: string): Promise<void> {
   if (order.batch_id === null) return;
   const rows = await tx.query<{ start: string }>(
-    `SELECT min(effective_date)::text AS start FROM insure_records WHERE batch_id = $1 AND status = 'pending'`,
+    `SELECT min(effective_date)::text AS start FROM insure_records WHERE batch_id = $1 AND cover_event = 'pending'`,
     [order.batch_id],
   );
   const start = rows[0]?.start;

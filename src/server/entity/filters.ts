@@ -67,6 +67,12 @@ function exactFilter(e: EntitySchema, key: string, f: FieldSchema, raw: string, 
       const ref = p(raw === 'true');
       return { key, where: [`${c} = ${ref}`], counted: { kind: 'value', where: (col) => [`${col} = (${ref}::boolean)::text`] } };
     }
+    case 'money': {
+      // Stored in cents: 12.5 finds 1250.
+      const nums = raw.split(',').map((x) => x.trim()).filter(Boolean).map(Number);
+      if (!nums.length || nums.some((n) => !Number.isFinite(n))) throw new QueryError(key, `筛选条件“${f.label}”必须为金额`);
+      return { key, where: [`${c} = ANY(${p(nums.map((n) => Math.round(n * 100)))}::bigint[])`] };
+    }
     case 'integer':
     case 'ref': {
       const nums = raw.split(',').map((s) => s.trim()).filter(Boolean).map(Number);

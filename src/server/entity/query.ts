@@ -17,8 +17,8 @@ export { QueryError } from './filters.ts';
 
 const MASKS = { idCard: maskIdCard, phone: maskPhone, bankAccount: maskAccountNo } as const;
 
-function selectExpr(e: EntitySchema, key: string, f: FieldSchema, today: string): string {
-  if (f.derived) return derivedSelect(e, f, today);
+/** A stored field's value in API form (money in yuan, dates and times as text). */
+export function selectExpr(key: string, f: FieldSchema): string {
   const c = columnOf(key, f);
   switch (f.type) {
     case 'money':
@@ -36,8 +36,13 @@ function selectExpr(e: EntitySchema, key: string, f: FieldSchema, today: string)
  * SELECT list exposing every field under its schema key; a derived field is computed on `today` (SQL
  * text of the business's today, a parameter of the statement).
  */
-export function selectList(e: EntitySchema, today: string): string {
-  return ['id AS "id"', ...Object.entries(e.fields).map(([k, f]) => `${selectExpr(e, k, f, today)} AS "${k}"`)].join(', ');
+export function selectList(e: EntitySchema, today?: string): string {
+  const expr = (k: string, f: FieldSchema) => {
+    if (!f.derived) return selectExpr(k, f);
+    if (!today) throw new Error(`selectList: ${e.name}.${k} is derived and needs today`);
+    return derivedSelect(e, f, today);
+  };
+  return ['id AS "id"', ...Object.entries(e.fields).map(([k, f]) => `${expr(k, f)} AS "${k}"`)].join(', ');
 }
 
 export function applyMasks(e: EntitySchema, row: Record<string, unknown>): Record<string, unknown> {

@@ -40,8 +40,7 @@ function monthsBack(ym: string, n: number): string[] {
   return out;
 }
 
-export async function workbench(db: Queryable, biz: Business, now = new Date()) {
-  const { registry } = repoEntities();
+export async function workbench(db: Queryable, biz: Business, now = new Date(), registry = repoEntities().registry) {
   const today = businessToday(now);
   const opts = { today };
   const count = (list: ListName, query: Record<string, string>) => countList(db, registry.get(list), biz.businessId, query, opts);
@@ -127,12 +126,12 @@ export default async function overviewRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   // The six headline numbers (kept for existing clients); the same definitions as the workbench.
   app.get('/api/overview', { config: { auth: 'business' }, schema: { tags: ['overview'], summary: '首页概览数字' } }, async (req) => {
-    const { stats } = await workbench(db, req.business, req.now);
+    const { stats } = await workbench(db, req.business, req.now, app.deps.entities.registry);
     return ok(Object.fromEntries(stats.map((s) => [s.key, s.value])));
   });
   app.get(
     '/api/overview/workbench',
     { config: { auth: 'business' }, schema: { tags: ['overview'], summary: '工作台：概览数字、待办、近 12 个月趋势与按方案分布（每个数字附带其列表筛选条件）' } },
-    async (req) => ok(await workbench(db, req.business, req.now)),
+    async (req) => ok(await workbench(db, req.business, req.now, app.deps.entities.registry)),
   );
 }
