@@ -249,6 +249,8 @@ export interface InsureRecordRow {
   premium: number;
   /** 状态 */
   status?: "effective" | "pending" | "cancelled" | "expired" | null;
+  /** 保障事件：日期推不出的事件：待支付（稍后支付的批次，支付后按日期生效）、已撤销 */
+  coverEvent?: "pending" | "cancelled" | null;
   /** 生效日期 */
   effectiveDate: string;
   /** 到期日期 */
@@ -308,10 +310,12 @@ export interface InsuredPersonRow {
   status?: "insured" | "pending" | "ended" | null;
   /** 自动投保状态：考勤自动投保的状态；4（空状态）不是人员的状态，只在列表为空时使用 */
   autoStatus?: "0" | "1" | "2" | "3" | null;
+  /** 保障事件：日期推不出的事件：待支付（稍后支付的批次，支付后按日期生效） */
+  coverEvent?: "pending" | null;
   /** 起保日期 */
-  startDate?: string | null;
+  startDate: string;
   /** 终止日期 */
-  endDate?: string | null;
+  endDate: string;
   /** 创建时间 */
   createdAt: string;
 }
