@@ -19,7 +19,8 @@ export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, '../..');
   // Vitest runs with NODE_ENV=test; the console under test is the production build.
   execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, staticDir: path.join(root, 'dist') });
+  // fakeClock: a test moves the gateway's clock a day on (PUT /api/dev/clock) to see statuses follow the calendar.
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, staticDir: path.join(root, 'dist'), fakeClock: true });
   project.provide('baseUrl', server.url.replace(/\/$/, ''));
   return async () => {
     await server.close();

@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { DESKTOP, listRowsLoaded, urlQuery, useSignedInPage } from './session';
+import { makeIdCard } from '../id-card';
 import { CM, M, PM } from './routeList';
 
 const baseUrl = inject('baseUrl');
@@ -123,5 +124,45 @@ describe('a filter picked from a list of the gateway', () => {
     expect(cells.length).toBe(Math.min(expected.total, 30));
     for (const c of cells) expect(c.trim()).toBe(plan.value); // the stored name, as the option shows it (no price)
     await expect.poll(() => page.locator('.ant-pagination-total-text').innerText()).toContain(String(expected.total));
+  });
+});
+
+describe('a list over 1,000 rows', () => {
+  it('reaches its last row through the pager: 约 N 条 while estimated, 共 1050 条 on the last page', async () => {
+    const { page } = ui;
+    // 1,050 people on one day's attendance (day plan): one batch, a filter no count answers exactly.
+    const plans = await ui.get<Array<{ value: string }>>('/api/plans?unit=day');
+    const { today } = await ui.get<{ today: string }>('/api/overview/workbench');
+    const rows = Array.from({ length: 1050 }, (_, i) => ({
+      name: `翻页${String(i).padStart(4, '0')}`,
+      idCard: makeIdCard('320506', `1990${String(1 + (i % 12)).padStart(2, '0')}15`, 100 + Math.floor(i / 12)),
+      phone: `137${String(i).padStart(8, '0')}`,
+      jobType: '分拣员',
+    }));
+    const r = await fetch(`${baseUrl}/api/insure/attendance`, {
+      method: 'POST',
+      headers: { ...ui.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ planName: plans[0].value, workDate: today, rows }),
+    });
+    const batch = ((await r.json()) as { data: { batchNo: string; insured: number } }).data;
+    expect(batch.insured).toBe(1050);
+
+    await page.goto(`${baseUrl}${M}/insured-record?batchNo=${batch.batchNo}&pageSize=50`);
+    await rowsLoaded();
+    const total = () => page.locator('.ant-pagination-total-text').innerText();
+    expect(await total()).toMatch(/^约 [\d,]+ 条$/);
+    const next = page.locator('.ant-pagination-next');
+    for (let i = 0; i < 40 && (await next.getAttribute('aria-disabled')) !== 'true'; i++) {
+      const before = await activePage();
+      await next.click();
+      await expect.poll(activePage).not.toBe(before);
+      await rowsLoaded();
+    }
+    await expect.poll(total).toBe('共 1050 条');
+    expect(await activePage()).toBe('21');
+    // A full last page: 50 rows, the batch's first record (ID-card order) at the very end.
+    expect(await page.locator('.ant-table-row').count()).toBe(50);
+    const first = rows.map((x) => x).sort((a, b) => (a.idCard < b.idCard ? -1 : 1))[0];
+    expect(await page.locator('.ant-table-row').last().innerText()).toContain(first.name);
   });
 });

@@ -1,6 +1,8 @@
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, P, useSignedInPage } from './session';
+import { DESKTOP, P, listRowsLoaded, useSignedInPage } from './session';
+import { M } from './routeList';
+import { makeIdCard } from '../id-card';
 
 const baseUrl = inject('baseUrl');
 const ui = useSignedInPage(baseUrl, DESKTOP);
@@ -91,6 +93,57 @@ describe('workbench', () => {
       expect(n).toBeLessThanOrEqual(100);
       await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(n);
       expect(await amountSum(page), it.href).toBe(yuan(it.text));
+    }
+  });
+});
+
+describe('statuses follow the calendar (the gateway’s clock moved a day on)', () => {
+  const setClock = (now: string | null) =>
+    fetch(`${baseUrl}/api/dev/clock`, { method: 'PUT', headers: { ...ui.auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ now }) });
+  afterAll(async () => {
+    await setClock(null);
+  });
+
+  /** The status cell of the one row a list shows for `name` (its URL filters by it). */
+  async function statusOf(p: Page, url: string): Promise<string> {
+    await p.goto(`${baseUrl}${url}`);
+    await listRowsLoaded(p);
+    const headers = await p.locator('.ant-table-thead th').allInnerTexts();
+    const col = headers.findIndex((h) => h.trim() === '状态');
+    expect(col).toBeGreaterThanOrEqual(0);
+    await expect.poll(() => p.locator('.ant-table-row').count()).toBe(1);
+    return (await p.locator('.ant-table-row td').nth(col).innerText()).trim();
+  }
+
+  it('cover bought for tomorrow reads 待生效 today and 在保 / 已生效 tomorrow; the workbench counts equal the lists then', async () => {
+    const { page } = ui;
+    const plans = await ui.get<Array<{ value: string }>>('/api/plans?unit=month');
+    const wb = await ui.get<{ today: string }>('/api/overview/workbench');
+    const tomorrow = new Date(Date.parse(`${wb.today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const name = '明日生效';
+    const r = await fetch(`${baseUrl}/api/insure/roster`, {
+      method: 'POST',
+      headers: { ...ui.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ planName: plans[0].value, startDate: tomorrow, rows: [{ name, idCard: makeIdCard('320506', '19880808', 901), phone: '13900000901', jobType: '快递员' }] }),
+    });
+    expect(r.status).toBe(200);
+    const records = `${M}/insured-record?personName=${encodeURIComponent(name)}`;
+    const persons = `${M}/attendance-insurance/insure-person-manage?name=${encodeURIComponent(name)}`;
+    expect(await statusOf(page, records)).toBe('待生效');
+    expect(await statusOf(page, persons)).toBe('待生效');
+
+    // The next morning: nothing was written, the dates alone make the cover begin.
+    expect((await setClock(new Date(Date.now() + 86_400_000).toISOString())).status).toBe(200);
+    expect((await ui.get<{ today: string }>('/api/overview/workbench')).today).toBe(tomorrow);
+    expect(await statusOf(page, records)).toBe('已生效');
+    expect(await statusOf(page, persons)).toBe('在保');
+
+    for (const key of ['insuredCount', 'pendingCount']) {
+      await page.goto(`${baseUrl}${P.home}`);
+      const link = page.locator(`[data-testid="wb-link-${key}"]`);
+      await link.waitFor();
+      const value = Number(await link.getAttribute('data-value'));
+      expect(await openList(page, () => link.click()), key).toBe(value);
     }
   });
 });

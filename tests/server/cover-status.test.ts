@@ -10,7 +10,9 @@ import { resolve } from 'node:path';
 import type { Db } from '../../src/server/db.ts';
 import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import { loadSchemaFiles } from '../../src/schema/load-node.ts';
-import { coverStatus } from '../../src/shared/cover-status.ts';
+import { coverStatus, type CoverPeriodRule } from '../../src/shared/cover-status.ts';
+import { ageStatus, type InsurableAgeRule } from '../../src/shared/insurable-age.ts';
+import { makeIdCard } from '../id-card.ts';
 import { countTablesOf } from '../../src/server/entity/counts.ts';
 import { countList, getRow, listRows } from '../../src/server/entity/query.ts';
 import { migrateEntities } from '../../src/server/entity/migrate.ts';
@@ -79,7 +81,7 @@ for (const target of targets()) {
            FROM insure_records WHERE business_id = 'B1'`,
       );
       for (const today of DAYS) {
-        const want = new Map(stored.map((r) => [r.id, coverStatus(record.fields.status.derived!, r, today)]));
+        const want = new Map(stored.map((r) => [r.id, coverStatus(record.fields.status.derived as CoverPeriodRule, r, today)]));
         const listed = new Map<number, unknown>();
         for (let page = 1; page <= 3; page++) {
           const r = await listRows(db, record, 'B1', { current: String(page), pageSize: '100' }, { today });
@@ -132,6 +134,39 @@ for (const target of targets()) {
       await db.query('TRUNCATE insure_records');
       expect(await drift(db)).toEqual([]);
       expect((await countList(db, record, 'B1', { status: 'effective' }, { today: '2026-06-30' })).total).toBe(0);
+    });
+  });
+
+  describe(`automatic insurance as it is today (${target.name})`, () => {
+    it('1 and 3 follow the insurable age on the day, 0 and 2 stay; filters and totals agree', async () => {
+      const db = await target.openEmpty();
+      try {
+        await migrateEntities(db, { entities: Object.values(registry.entities) });
+        await seedBusinesses(db);
+        // Birthdays around the 16th and the 66th on 2026-03-01 (and 29 February), each stored status.
+        const births = ['20100228', '20100301', '20100302', '19600229', '19600301', '19600302', '19900615'];
+        const people = births.flatMap((b, i) => ['0', '1', '2', '3'].map((s, j) => ({ card: makeIdCard('320506', b, i * 4 + j), s })));
+        await db.query(
+          `INSERT INTO insured_persons (business_id, name, id_card, plan_name, start_date, end_date, auto_status)
+           SELECT 'B1', '人员' || n, c, '方案', '2026-01-01', '2026-12-31', s FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(c, s, n)`,
+          [people.map((p) => p.card), people.map((p) => p.s)],
+        );
+        const rule = person.fields.autoStatus.derived as InsurableAgeRule;
+        for (const today of ['2026-02-28', '2026-03-01', '2026-03-02', '2028-02-29']) {
+          const listed = (await listRows(db, person, 'B1', { pageSize: '100' }, { today })).list;
+          const want = new Map(people.map((p) => [p.card, ageStatus(rule, p.s, p.card, today)]));
+          const byCard = new Map<string, unknown>();
+          for (const r of (await db.query<{ id: number; id_card: string }>(`SELECT id, id_card FROM insured_persons`))) byCard.set(String(r.id), r.id_card);
+          expect(new Map(listed.map((r) => [byCard.get(String(r.id)), r.autoStatus])), today).toEqual(want);
+          for (const v of ['0', '1', '2', '3']) {
+            const n = [...want.values()].filter((x) => x === v).length;
+            expect((await listRows(db, person, 'B1', { autoStatus: v }, { today })).total, `${today} ${v}`).toBe(n);
+            expect((await countList(db, person, 'B1', { autoStatus: v }, { today })).total).toBe(n);
+          }
+        }
+      } finally {
+        await db.close();
+      }
     });
   });
 

@@ -95,7 +95,7 @@ export function orderCount(people: number): number {
  * it ends (or earlier) only moves the row's end date, so the row stays true when the old cover ends.
  */
 const keep = (person: EntitySchema) =>
-  `(${derivedWhere(person, person.fields.status, ['insured'], () => '$8::date', 'insured_persons.')} AND EXCLUDED.start_date > $8::date)`;
+  `(${derivedWhere(person, 'status', ['insured'], () => '$8::date', 'insured_persons.')} AND EXCLUDED.start_date > $8::date)`;
 const RENEWS = `(EXCLUDED.plan_id = insured_persons.plan_id AND EXCLUDED.start_date <= insured_persons.end_date + 1)`;
 
 /** Roster cover runs one year (12 months, start + 12 months − 1 day); attendance covers the work day. */

@@ -105,7 +105,7 @@ export async function countRows(db: Queryable, table: string, where: string, par
 export function countedSql(e: EntitySchema, filters: Filter[], today: () => string, sum?: string): string | undefined {
   const derived = filters.find((f) => f.derived);
   if (derived) {
-    return filters.length === 1 && !sum ? derivedCountSql(e, e.fields[derived.key], derived.derived!, today, '$1') ?? undefined : undefined;
+    return filters.length === 1 && !sum ? derivedCountSql(e, derived.key, derived.derived!, today, '$1') ?? undefined : undefined;
   }
   const t = countTablesOf(e)
     .filter((c) => !sum || c.sums.some((s) => s.key === sum))

@@ -15,7 +15,7 @@
  * writing rows of the same group take turns on its counter row until the first commits. An UPDATE that
  * changes no counted field changes no counter row (its net change per group is zero).
  */
-import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { hasColumn, type EntitySchema, type FieldSchema } from '../../shared/entity/types.ts';
 import { columnOf, isNullable, tableOf } from './ddl.ts';
 
 export interface CountKey {
@@ -74,7 +74,7 @@ export function countTablesOf(e: EntitySchema): CountTable[] {
     for (const date of [d.start, d.end]) wanted.push({ by: d.event ? [d.event, date] : [date], sum: [] });
   }
   const out: CountTable[] = [];
-  const stored = (k: string) => e.fields[k] !== undefined && !e.fields[k].derived;
+  const stored = (k: string) => e.fields[k] !== undefined && hasColumn(e.fields[k]);
   // The schema check refuses counts of missing fields; an entity edited in code may still have them: skipped.
   for (const w of wanted.filter((x) => [...x.by, ...x.sum].every(stored))) {
     const keys = w.by.map((k) => countKeyOf(k, e.fields[k]));

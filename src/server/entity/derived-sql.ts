@@ -1,11 +1,12 @@
 /**
  * The SQL of derived fields (FieldSchema.derived): their value in a list or detail, the predicate of a
- * filter on them and their exact totals from counter tables, all from the shared rule
- * (src/shared/cover-status.ts) applied to the entity's columns. `today` is SQL text of a date (a
- * parameter: the business's today, computed once per request).
+ * filter on them and their exact totals from counter tables, all from the shared rules
+ * (src/shared/cover-status.ts, src/shared/insurable-age.ts) applied to the entity's columns. `today`
+ * is SQL text of a date (a parameter: the business's today, computed once per request).
  */
 import { coverCountSql, coverStatusSql, coverStatusWhere, type CountSelection, type CoverColumns } from '../../shared/cover-status.ts';
-import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { ageStatusSql, ageStatusWhere } from '../../shared/insurable-age.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
 import { countTablesOf, type CountTable } from './counts.ts';
 import { columnOf } from './ddl.ts';
 
@@ -21,34 +22,53 @@ function withToday(sql: string, today: () => string): string {
   return sql.includes(TODAY) ? sql.replaceAll(TODAY, today()) : sql;
 }
 
-function coverOf(e: EntitySchema, f: FieldSchema, prefix = '') {
-  const rule = f.derived!;
-  const col = (k: string) => `${prefix}${columnOf(k, e.fields[k])}`;
-  const cols: CoverColumns = { start: col(rule.start), end: col(rule.end), ...(rule.event ? { event: col(rule.event) } : {}) };
+const col = (e: EntitySchema, k: string, prefix: string) => `${prefix}${columnOf(k, e.fields[k])}`;
+const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+function coverOf(e: EntitySchema, key: string, prefix = '') {
+  const rule = e.fields[key].derived;
+  if (rule?.rule !== 'coverPeriod') throw new Error(`${e.name}.${key} is not a coverPeriod status`);
+  const cols: CoverColumns = { start: col(e, rule.start, prefix), end: col(e, rule.end, prefix), ...(rule.event ? { event: col(e, rule.event, prefix) } : {}) };
   const eventValues = rule.event ? (e.fields[rule.event].options ?? []).map((o) => o.value) : [];
   return { rule, cols, eventValues };
 }
 
 /** The field's value on `today`, as a SQL expression over the row's columns (`prefix` qualifies them). */
-export function derivedSelect(e: EntitySchema, f: FieldSchema, today: string, prefix = ''): string {
-  const { rule, cols } = coverOf(e, f, prefix);
+export function derivedSelect(e: EntitySchema, key: string, today: string, prefix = ''): string {
+  const rule = e.fields[key].derived!;
+  if (rule.rule === 'insurableAge') return ageStatusSql(rule, col(e, key, prefix), col(e, rule.idCard, prefix), today);
+  const { cols } = coverOf(e, key, prefix);
   return coverStatusSql(rule, cols, today);
 }
 
 /** The rows whose value on `today()` is one of `values`. */
-export function derivedWhere(e: EntitySchema, f: FieldSchema, values: readonly string[], today: () => string, prefix = ''): string {
-  const { rule, cols, eventValues } = coverOf(e, f, prefix);
-  const each = values.map((v) => coverStatusWhere(rule, cols, TODAY, v, eventValues) ?? 'FALSE');
+export function derivedWhere(e: EntitySchema, key: string, values: readonly string[], today: () => string, prefix = ''): string {
+  const rule = e.fields[key].derived!;
+  const each =
+    rule.rule === 'insurableAge'
+      ? values.map((v) => ageStatusWhere(rule, col(e, key, prefix), col(e, rule.idCard, prefix), TODAY, v))
+      : values.map((v) => {
+          const { cols, eventValues } = coverOf(e, key, prefix);
+          return coverStatusWhere(rule, cols, TODAY, v, eventValues) ?? 'FALSE';
+        });
   return withToday(each.length === 1 ? each[0] : `(${each.map((w) => `(${w})`).join(' OR ')})`, today);
 }
 
 /**
- * SQL of the exact number of the business's rows whose value on `today` is one of `values`, from the
- * counter tables by (event, start day) and (event, end day) (counts.ts); `business` is SQL text.
+ * SQL of the exact number of the business's rows whose value on `today` is one of `values`, from
+ * counter tables (counts.ts), or null when none answers: a cover status from the counts by (event, start
+ * day) and (event, end day); an age-dependent status from its own counts only for the values the age does
+ * not decide (信息待完善, 已停止自动投保). `business` is SQL text.
  */
-export function derivedCountSql(e: EntitySchema, f: FieldSchema, values: readonly string[], today: () => string, business: string): string | null {
-  const { rule, eventValues } = coverOf(e, f);
+export function derivedCountSql(e: EntitySchema, key: string, values: readonly string[], today: () => string, business: string): string | null {
+  const rule = e.fields[key].derived!;
   const tables = countTablesOf(e);
+  if (rule.rule === 'insurableAge') {
+    const own = tables.find((t) => t.keys.length === 1 && t.keys[0].key === key);
+    if (!own || values.some((v) => v === rule.values.ok || v === rule.values.refused)) return null;
+    return `(SELECT coalesce(sum(n), 0) FROM ${own.name} WHERE business_id = ${business} AND ${own.keys[0].column} IN (${values.map(literal).join(', ')}))`;
+  }
+  const { eventValues } = coverOf(e, key);
   const byDay = (date: string): CountTable | undefined =>
     tables.find((t) => t.keys.length === (rule.event ? 2 : 1) && t.keys.at(-1)!.key === date && (!rule.event || t.keys[0].key === rule.event));
   const starts = byDay(rule.start);
@@ -56,7 +76,7 @@ export function derivedCountSql(e: EntitySchema, f: FieldSchema, values: readonl
   if (!starts || !ends) return null;
   const sum = (t: CountTable) => (sel: CountSelection) => {
     const conds = [`business_id = ${business}`];
-    if (rule.event) conds.push(`${t.keys[0].column} = '${(sel.event ?? '').replace(/'/g, "''")}'`);
+    if (rule.event) conds.push(`${t.keys[0].column} = ${literal(sel.event ?? '')}`);
     if (sel.day) conds.push(`${t.keys.at(-1)!.column} ${sel.day} ${TODAY}`);
     return `(SELECT coalesce(sum(n), 0) FROM ${t.name} WHERE ${conds.join(' AND ')})`;
   };

@@ -49,7 +49,7 @@ function enumValues(key: string, f: FieldSchema, raw: string): string[] {
 function exactFilter(e: EntitySchema, key: string, f: FieldSchema, raw: string, p: Param, today: () => string): Filter {
   if (f.derived) {
     const values = enumValues(key, f, raw);
-    return { key, where: [derivedWhere(e, f, values, today)], derived: values };
+    return { key, where: [derivedWhere(e, key, values, today)], derived: values };
   }
   const c = columnOf(key, f);
   if (f.mask) {

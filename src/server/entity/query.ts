@@ -40,7 +40,7 @@ export function selectList(e: EntitySchema, today?: string): string {
   const expr = (k: string, f: FieldSchema) => {
     if (!f.derived) return selectExpr(k, f);
     if (!today) throw new Error(`selectList: ${e.name}.${k} is derived and needs today`);
-    return derivedSelect(e, f, today);
+    return derivedSelect(e, k, today);
   };
   return ['id AS "id"', ...Object.entries(e.fields).map(([k, f]) => `${expr(k, f)} AS "${k}"`)].join(', ');
 }

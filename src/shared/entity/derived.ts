@@ -12,7 +12,7 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** Problems of `derived` fields (coverPeriod) and of `counts` in an entity file's data. */
+/** Problems of `derived` fields (coverPeriod, insurableAge) and of `counts` in an entity file's data. */
 export function derivedProblems(data: Record<string, Json>): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const fields = isObj(data.fields) ? data.fields : {};
@@ -26,14 +26,20 @@ export function derivedProblems(data: Record<string, Json>): SchemaProblem[] {
     const at = `$.fields.${key}.derived`;
     if (f!.type !== 'enum') out.push({ path: `$.fields.${key}.type`, message: 'a derived status is an "enum" field' });
     if (f!.readOnly !== true) out.push({ path: `$.fields.${key}.readOnly`, message: 'a derived field is computed, so it is "readOnly": true' });
+    const own = options(f);
+    const valuesOk = () => {
+      if (isObj(d.values)) for (const [k, v] of Object.entries(d.values)) if (!own.includes(v as string)) out.push({ path: `${at}.values.${k}`, message: `${JSON.stringify(v)} is not an option of this field` });
+    };
+    if (d.rule === 'insurableAge') {
+      if (field(d.idCard)?.type !== 'idCard') out.push({ path: `${at}.idCard`, message: 'idCard must name an "idCard" field of this entity' });
+      valuesOk();
+      continue;
+    }
     for (const k of ['start', 'end'] as const) {
       const ref = field(d[k]);
       if (!ref || ref.type !== 'date' || ref.required !== true || ref.derived) out.push({ path: `${at}.${k}`, message: `${k} must name a required "date" field of this entity` });
     }
-    const own = options(f);
-    if (isObj(d.values)) {
-      for (const [phase, v] of Object.entries(d.values)) if (!own.includes(v as string)) out.push({ path: `${at}.values.${phase}`, message: `${JSON.stringify(v)} is not an option of this field` });
-    }
+    valuesOk();
     if (d.event !== undefined) {
       const ev = field(d.event);
       if (!ev || ev.type !== 'enum' || ev.required === true || ev.default !== undefined || ev.derived) {
@@ -50,7 +56,7 @@ export function derivedProblems(data: Record<string, Json>): SchemaProblem[] {
       const keys = Array.isArray(c[list]) ? c[list] : [];
       keys.forEach((k, j) => {
         const f = field(k);
-        if (!f || f.derived || !types.includes(f.type as never)) out.push({ path: `$.counts[${i}].${list}[${j}]`, message: `${JSON.stringify(k)} must name a stored field of type ${types.join('/')}` });
+        if (!f || (f.derived && (f.derived as Record<string, Json>).rule !== 'insurableAge') || !types.includes(f.type as never)) out.push({ path: `$.counts[${i}].${list}[${j}]`, message: `${JSON.stringify(k)} must name a stored field of type ${types.join('/')}` });
       });
     }
   });

@@ -4,6 +4,7 @@
  * inputs and validators. See docs/entity-schema.md.
  */
 import type { CoverPeriodRule } from '../cover-status.ts';
+import type { InsurableAgeRule } from '../insurable-age.ts';
 
 export type EntityFieldType =
   | 'string'
@@ -92,12 +93,13 @@ export const RULE_ORDER = [
 export type RuleName = (typeof RULE_ORDER)[number];
 
 /**
- * A field computed at read time from other fields and the business's today (no column of its own):
- * the list, detail, filters, totals and exports compute it (src/server/entity/query.ts). The rules
- * live in src/shared/: `coverPeriod` (src/shared/cover-status.ts) derives 待生效 / 在保 / 已过期 from a
- * cover period's dates and an event field.
+ * A field computed at read time from other fields and the business's today: the list, detail, filters,
+ * totals and exports compute it (src/server/entity/query.ts). The rules live in src/shared/:
+ * `coverPeriod` (src/shared/cover-status.ts) derives 待生效 / 在保 / 已过期 from a cover period's dates and
+ * an event field, with no column of its own; `insurableAge` (src/shared/insurable-age.ts) shows a stored
+ * automatic-insurance status with 1 / 3 as the person's age on today makes them.
  */
-export type DerivedRule = CoverPeriodRule;
+export type DerivedRule = CoverPeriodRule | InsurableAgeRule;
 
 /** Items of an array field: a scalar type name, inline object fields, or an entity's input fields. */
 export type ArrayItems = EntityFieldType | { fields: Record<string, FieldSchema> } | { entity: string; omit?: string[] };
@@ -133,7 +135,7 @@ export interface FieldSchema {
   messages?: Partial<Record<RuleName, string>>;
   description?: string;
   example?: unknown;
-  /** Computed at read time (DerivedRule); such a field is readOnly and has no column. */
+  /** Computed at read time (DerivedRule); such a field is readOnly. */
   derived?: DerivedRule;
 }
 
@@ -188,5 +190,8 @@ export interface FieldError {
 
 export const isStored = (e: EntitySchema): boolean => e.storage !== false;
 
-/** The fields that have a column: every field but the derived ones. */
-export const storedFields = (e: EntitySchema): Array<[string, FieldSchema]> => Object.entries(e.fields).filter(([, f]) => !f.derived);
+/** Whether a field has a column: every field but those derived from others (a coverPeriod status). */
+export const hasColumn = (f: FieldSchema): boolean => !f.derived || f.derived.rule === 'insurableAge';
+
+/** The fields that have a column. */
+export const storedFields = (e: EntitySchema): Array<[string, FieldSchema]> => Object.entries(e.fields).filter(([, f]) => hasColumn(f));
