@@ -93,12 +93,11 @@ async function insertOrders(db: SeedDb, from: number, to: number, plans: string[
 async function insertPersons(db: SeedDb, from: number, to: number, plans: string[]): Promise<void> {
   const sum = ID_WEIGHTS.map((w, i) => `substr(s, ${i + 1}, 1)::int * ${w}`).join(' + ');
   await db.query(
-    `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, status, start_date, end_date, created_at)
+    `INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, start_date, end_date, created_at)
      SELECT $1, ($2::text[])[1 + g % $3::int] || ($4::text[])[1 + (g * 7) % $5::int],
             s || substr('10X98765432', ((${sum}) % 11) + 1, 1),
             '13' || lpad(((g * 7919) % 1000000000)::text, 9, '0'), ($6::text[])[1 + g % $7::int],
-            ($8::text[])[1 + g % $9::int], CASE WHEN g % 10 < 7 THEN 'insured' WHEN g % 10 < 9 THEN 'ended' ELSE 'pending' END,
-            d, d + 364, d::timestamptz
+            ($8::text[])[1 + g % $9::int], d, d + 364, d::timestamptz
      FROM (
        SELECT g, '110108' || to_char(date '1960-01-01' + (g % 9000)::int, 'YYYYMMDD') || lpad(((g / 9000) % 1000)::text, 3, '0') AS s,
               (current_date - ((g * 37) % 730)::int) AS d
