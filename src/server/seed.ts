@@ -286,6 +286,8 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
         );
         if (status === 'issued') invoiceNos.push({ no: invoiceNo, cents: rows[0].c, created: created.getTime() });
       }
+      // Refunds are applied for on the oldest issued invoices; the newest stay whole.
+      invoiceNos.sort((a, b) => a.created - b.created);
       const reasons = ['开票信息有误，需重新开具', '订单部分退保', '抬头填写错误', '重复开票'];
       const refundStatuses = ['done', 'applying', 'approved', 'rejected'] as const;
       for (let i = 0; i < biz.refunds && i < invoiceNos.length; i++) {

@@ -115,14 +115,18 @@ function upsertSql(t: CountTable, deltas: string): string {
  */
 export function createCountsSql(t: CountTable): string[] {
   const c = t.name;
-  const fn = (suffix: string, body: string) =>
-    `CREATE OR REPLACE FUNCTION ${c}_${suffix}() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-     BEGIN
-       ${body}
-       RETURN NULL;
-     END $$`;
+  // One function for every event (TG_OP picks the transition tables the trigger has).
+  const body = `IF TG_OP = 'INSERT' THEN
+         ${upsertSql(t, deltasSql(t, 'new_rows', null))}
+       ELSIF TG_OP = 'DELETE' THEN
+         ${upsertSql(t, deltasSql(t, null, 'old_rows'))}
+       ELSIF TG_OP = 'UPDATE' THEN
+         ${upsertSql(t, deltasSql(t, 'new_rows', 'old_rows'))}
+       ELSE
+         DELETE FROM ${c};
+       END IF;`;
   const trigger = (suffix: string, event: string, refs: string) =>
-    `CREATE OR REPLACE TRIGGER ${c}_${suffix} AFTER ${event} ON ${t.table}${refs} FOR EACH STATEMENT EXECUTE FUNCTION ${c}_${suffix}()`;
+    `CREATE OR REPLACE TRIGGER ${c}_${suffix} AFTER ${event} ON ${t.table}${refs} FOR EACH STATEMENT EXECUTE FUNCTION ${c}_count()`;
   return [
     `CREATE TABLE IF NOT EXISTS ${c} (
        business_id TEXT NOT NULL,
@@ -132,10 +136,11 @@ export function createCountsSql(t: CountTable): string[] {
        PRIMARY KEY (business_id, ${t.keys.map((k) => k.column).join(', ')})
      )`,
     `COMMENT ON TABLE ${c} IS '${t.definition}'`,
-    fn('ins', upsertSql(t, deltasSql(t, 'new_rows', null))),
-    fn('del', upsertSql(t, deltasSql(t, null, 'old_rows'))),
-    fn('upd', upsertSql(t, deltasSql(t, 'new_rows', 'old_rows'))),
-    fn('trunc', `DELETE FROM ${c};`),
+    `CREATE OR REPLACE FUNCTION ${c}_count() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+     BEGIN
+       ${body}
+       RETURN NULL;
+     END $$`,
     trigger('ins', 'INSERT', ' REFERENCING NEW TABLE AS new_rows'),
     trigger('del', 'DELETE', ' REFERENCING OLD TABLE AS old_rows'),
     trigger('upd', 'UPDATE', ' REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows'),
@@ -147,11 +152,7 @@ export function createCountsSql(t: CountTable): string[] {
 
 /** Drops a counter table with its triggers and functions. */
 export function dropCountsSql(name: string, table: string): string[] {
-  return [
-    ...TRIGGERS.map((s) => `DROP TRIGGER IF EXISTS ${name}_${s} ON ${table}`),
-    `DROP TABLE IF EXISTS ${name}`,
-    ...TRIGGERS.map((s) => `DROP FUNCTION IF EXISTS ${name}_${s}()`),
-  ];
+  return [...TRIGGERS.map((s) => `DROP TRIGGER IF EXISTS ${name}_${s} ON ${table}`), `DROP TABLE IF EXISTS ${name}`, `DROP FUNCTION IF EXISTS ${name}_count()`];
 }
 
 export interface LiveCounts {
