@@ -16,6 +16,7 @@
  * changes no counted field changes no counter row (its net change per group is zero).
  */
 import { hasColumn, type EntitySchema, type FieldSchema } from '../../shared/entity/types.ts';
+import { commentedTables } from './day-counts.ts';
 import { columnOf, isNullable, tableOf } from './ddl.ts';
 
 export interface CountKey {
@@ -165,23 +166,12 @@ export interface LiveCounts {
 
 /** The live counter tables, from their comments, and whether the counted table still has their triggers. */
 export async function liveCounts(q: { query<T>(sql: string): Promise<T[]> }): Promise<LiveCounts[]> {
-  const rows = await q.query<{ name: string; note: string; triggers: string[] | null }>(
-    `SELECT c.relname AS name, d.description AS note,
-            (SELECT array_agg(t.tgname::text) FROM pg_trigger t
-              WHERE t.tgrelid = to_regclass(quote_ident(split_part(substr(d.description, ${COMMENT_PREFIX.length + 1}), ' ', 1)))
-                AND NOT t.tgisinternal) AS triggers
-       FROM pg_class c JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass AND d.objsubid = 0
-      WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace AND d.description LIKE '${COMMENT_PREFIX}%'`,
-  );
-  return rows.map((r) => {
-    const have = new Set(r.triggers ?? []);
-    return {
-      name: r.name,
-      table: r.note.slice(COMMENT_PREFIX.length).split(' ')[0],
-      definition: r.note,
-      intact: TRIGGERS.every((s) => have.has(`${r.name}_${s}`)),
-    };
-  });
+  return (await commentedTables(q, COMMENT_PREFIX, ' ')).map((r) => ({
+    name: r.name,
+    table: r.table,
+    definition: r.note,
+    intact: TRIGGERS.every((s) => r.triggers.has(`${r.name}_${s}`)),
+  }));
 }
 
 /** The statements that bring an entity's counter tables to what it asks for. */

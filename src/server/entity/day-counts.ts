@@ -110,24 +110,33 @@ export interface LiveDayCounts {
   intact: boolean;
 }
 
-/** The live counter tables, from their comments, and whether the counted table still has their triggers. */
-export async function liveDayCounts(q: { query<T>(sql: string): Promise<T[]> }): Promise<LiveDayCounts[]> {
-  const rows = await q.query<{ counts: string; note: string; triggers: string[] | null }>(
-    `SELECT c.relname AS counts, d.description AS note,
+/**
+ * Tables of the current schema whose comment starts with `prefix`, with the table the rest of the
+ * comment names (up to `stop`) and the names of that table's triggers (day counts, counts.ts).
+ */
+export async function commentedTables(
+  q: { query<T>(sql: string): Promise<T[]> },
+  prefix: string,
+  stop: string,
+): Promise<Array<{ name: string; note: string; table: string; triggers: Set<string> }>> {
+  const rows = await q.query<{ name: string; note: string; triggers: string[] | null }>(
+    `SELECT c.relname AS name, d.description AS note,
             (SELECT array_agg(t.tgname::text) FROM pg_trigger t
-              WHERE t.tgrelid = to_regclass(quote_ident(split_part(substr(d.description, ${COMMENT_PREFIX.length + 1}), '.', 1)))
+              WHERE t.tgrelid = to_regclass(quote_ident(split_part(substr(d.description, ${prefix.length + 1}), '${stop}', 1)))
                 AND NOT t.tgisinternal) AS triggers
        FROM pg_class c JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass AND d.objsubid = 0
-      WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace AND d.description LIKE '${COMMENT_PREFIX}%'`,
+      WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace AND d.description LIKE '${prefix}%'`,
   );
-  return rows.map((r) => {
-    const have = new Set(r.triggers ?? []);
-    return {
-      counts: r.counts,
-      table: r.note.slice(COMMENT_PREFIX.length).split('.')[0],
-      intact: TRIGGERS.every((s) => have.has(`${r.counts}_${s}`)),
-    };
-  });
+  return rows.map((r) => ({ name: r.name, note: r.note, table: r.note.slice(prefix.length).split(stop)[0], triggers: new Set(r.triggers ?? []) }));
+}
+
+/** The live counter tables, from their comments, and whether the counted table still has their triggers. */
+export async function liveDayCounts(q: { query<T>(sql: string): Promise<T[]> }): Promise<LiveDayCounts[]> {
+  return (await commentedTables(q, COMMENT_PREFIX, '.')).map((r) => ({
+    counts: r.name,
+    table: r.table,
+    intact: TRIGGERS.every((s) => r.triggers.has(`${r.name}_${s}`)),
+  }));
 }
 
 /**
