@@ -148,6 +148,8 @@ describe('a list over 1,000 rows', () => {
     expect(batch.insured).toBe(1050);
 
     await page.goto(`${baseUrl}${M}/insured-record?batchNo=${batch.batchNo}&pageSize=50`);
+    // The first list request after 1,050 new rows also refreshes the table's statistics for the estimate.
+    await page.locator('.ant-table-row').first().waitFor({ timeout: 60_000 });
     await rowsLoaded();
     const total = () => page.locator('.ant-pagination-total-text').innerText();
     expect(await total()).toMatch(/^约 [\d,]+ 条$/);
