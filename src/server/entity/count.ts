@@ -65,9 +65,10 @@ export function staleStatsSql(table: string): string {
  * %n$L in a format() string, so the values reach EXPLAIN quoted as literals. With stale statistics
  * (staleStatsSql) the table is analysed first.
  */
-export function estimateSql(table: string, where: string, paramCount: number): string {
+export function estimateSql(table: string, where: string, paramCount: number, alone = false): string {
   const text = `SELECT 1 FROM ${table} WHERE ${where.replace(/%/g, '%%').replace(/\$(\d+)/g, '%$1$$L')}`;
-  const args = Array.from({ length: paramCount }, (_, i) => `, $${i + 1}`).join('');
+  // A statement of the estimate alone types its parameters here (format's arguments give them no type).
+  const args = Array.from({ length: paramCount }, (_, i) => `, $${i + 1}${alone ? '::text' : ''}`).join('');
   return `console_row_estimate(format('${text.replace(/'/g, "''")}'${args}), '${table}'::regclass, coalesce((${staleStatsSql(table)}), false))`;
 }
 
