@@ -6,7 +6,7 @@
  * not carry the validator. Under the dev server and in tests they are validated here, at start-up.
  */
 import type { DetailSchema, DetailSchemaFile, FormSchema, FormSchemaFile, RoutesFile, TableSchema, TableSchemaFile } from './types';
-import { formatIssues, ROUTES_FILE, validateSchemas } from './validator';
+import { formatIssues, ROUTES_FILE, validateSchemas } from './validate';
 import { buildEntityRegistry } from '../shared/entity/registry';
 import { resolveDetail, resolveForm, resolveTable } from './resolve';
 

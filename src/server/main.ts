@@ -4,7 +4,7 @@ import { startServer, StartupError } from './server.ts';
 import { isProduction } from './services/sms.ts';
 import { DEMO_PASSWORD, DEMO_PHONE } from './seed.ts';
 import { validateSchemaDir } from '../schema/load-node.ts';
-import { formatIssues } from '../schema/validator.ts';
+import { formatIssues } from '../schema/validate.ts';
 
 const env = process.env;
 
