@@ -5,6 +5,7 @@ import { isProduction } from './services/sms.ts';
 import { DEMO_PASSWORD, DEMO_PHONE } from './seed.ts';
 import { validateSchemaDir } from '../schema/load-node.ts';
 import { formatIssues } from '../schema/validate.ts';
+import { MigrationFileFailed, MigrationRefused } from './entity/migrate.ts';
 
 const env = process.env;
 
@@ -37,7 +38,7 @@ const running = await startServer({
   logLevel: env.LOG_LEVEL || 'info',
   trustProxy: env.TRUST_PROXY === '1' ? true : env.TRUST_PROXY || undefined,
 }).catch((err: NodeJS.ErrnoException) => {
-  if (err instanceof StartupError) fail(err.message);
+  if (err instanceof StartupError || err instanceof MigrationRefused || err instanceof MigrationFileFailed) fail(err.message);
   if (err.code === 'EADDRINUSE') fail(`port ${port} is already in use; set PORT to another port`);
   if (err.code === 'ECONNREFUSED') fail(`the PostgreSQL server in DATABASE_URL refused the connection (${err.message})`);
   throw err;
