@@ -1,7 +1,7 @@
 /**
  * What entity.schema.json cannot say about an entity file: its name is its file's, its default sort
  * names a sortable field, day counts need a datetime that is never empty, and references to other
- * entities ("insured-person.name", `ref`, array items of an entity) resolve. A reference into an
+ * entities ("insured-person.name", `ref`, array items of an entity, `fieldsFrom`) resolve. A reference into an
  * entity file that has problems of its own is not reported again here.
  */
 import type { EntityRegistry } from '../shared/entity/registry';
@@ -42,6 +42,9 @@ export function checkEntity(data: unknown, name: string, ctx: EntityContext, add
   if (!isObj(data)) return;
   if (typeof data.name === 'string' && data.name !== name) add('$.name', `name ${JSON.stringify(data.name)} must equal the file name "${name}"`);
   checkFields(data.fields, '$.fields', name, ctx, add);
+  const from = isObj(data.fieldsFrom) ? data.fieldsFrom.entity : undefined;
+  if (typeof from === 'string' && !ctx.broken.has(from) && (!ctx.reg.has(from) || from === name))
+    add('$.fieldsFrom.entity', `unknown entity ${JSON.stringify(from)}: expected schemas/entities/<name>.json`);
   if (data.storage === false || !isObj(data.defaultSort)) return;
   const fields = isObj(data.fields) ? data.fields : {};
   const ds = data.defaultSort.field;

@@ -16,7 +16,7 @@ type Obj = Record<string, unknown>;
 
 export interface PageContext {
   reg: EntityRegistry;
-  /** entity name → the field keys its file declares (undefined: no such entity file) */
+  /** entity name → its field keys, declared or copied (undefined: no such entity file) */
   declared(entity: string): string[] | undefined;
   /** entity names whose file is unreadable or invalid */
   broken: ReadonlySet<string>;

@@ -83,7 +83,7 @@ export function regexError(source: string): string | undefined {
 }
 
 /** An Ajv instance with the meta schemas and our keywords (allErrors, verbose: messages need the data and schema). */
-export function createMetaAjv(): Ajv {
+export function createMetaAjv(schemas: Record<string, AnySchemaObject> = META_SCHEMAS): Ajv {
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
   ajv.addFormat('regex', { type: 'string', validate: (s: string) => regexError(s) === undefined });
   ajv.addKeyword({ keyword: 'x-message', schemaType: ['string', 'object'] });
@@ -91,7 +91,7 @@ export function createMetaAjv(): Ajv {
   ajv.addKeyword({ keyword: 'x-fromEntity', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'x-uniqueBy', type: 'array', schemaType: 'string', errors: true, validate: uniqueBy as never });
   ajv.addKeyword({ keyword: 'x-ordered', type: 'object', schemaType: 'array', errors: true, validate: ordered as never });
-  for (const schema of Object.values(META_SCHEMAS)) ajv.addSchema(schema);
+  for (const schema of Object.values(schemas)) ajv.addSchema(schema);
   return ajv;
 }
 

@@ -71,6 +71,11 @@ export function validateSchemas(files: Record<string, unknown>, opts: ValidateOp
   const broken = new Set<string>([...unreadable].map(entityNameOf).filter((n): n is string => !!n));
   for (const [file, c] of entityFiles) if (out.has(file)) broken.add(c.name);
   const reg = buildEntityRegistry(files);
+  // An entity that copies its fields from a broken one is not checked against by pages either.
+  for (const [file, c] of entityFiles) {
+    const data = files[file];
+    if (isObj(data) && isObj(data.fieldsFrom) && broken.has(String(data.fieldsFrom.entity))) broken.add(c.name);
+  }
   for (const [file, c] of entityFiles) checkEntity(files[file], c.name, { reg, broken }, out.for(file));
 
   // 3. pages: entity fields, links and dialog forms
@@ -83,9 +88,11 @@ export function validateSchemas(files: Record<string, unknown>, opts: ValidateOp
     checkPage(c.kind, files[file], c.name, {
       reg,
       broken,
+      // the fields its file declares (a reference that does not resolve is reported there) and those it copies
       declared: (name) => {
         const data = files[`schemas/entities/${name}.json`];
-        return isObj(data) && isObj(data.fields) ? Object.keys(data.fields) : undefined;
+        if (!isObj(data) || !isObj(data.fields)) return undefined;
+        return [...new Set([...Object.keys(reg.has(name) ? reg.get(name).fields : {}), ...Object.keys(data.fields)])];
       },
       target: (path, target) => targets.push({ file, path, target }),
       form: (path, target) => forms.push({ file, path, target }),

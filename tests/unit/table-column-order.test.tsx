@@ -22,15 +22,18 @@ function withField(entity: string, key: string, field: object) {
 }
 
 describe('a field added to an entity that a table lists with "*"', () => {
-  it('is the last data column of every such table, shown, so it stands right before the 操作 column', () => {
+  it('stands where "*" does: the last data column, right before 操作, or before the columns listed after "*"', () => {
     let checked = 0;
     for (const [file, data] of Object.entries(real)) {
       const t = data as TableSchemaFile;
       if (!file.startsWith('schemas/tables/') || !t.entity || !t.columns.includes('*')) continue;
       const { files, reg } = withField(t.entity, 'zzAdded', { type: 'string', label: '新字段' });
       const cols = resolveTable(files[file] as TableSchemaFile, reg).columns;
-      expect(cols[cols.length - 1].dataIndex, file).toBe('zzAdded');
-      expect(cols[cols.length - 1].hideInTable, file).toBeUndefined();
+      const at = cols.findIndex((c) => c.dataIndex === 'zzAdded');
+      const after = t.columns[t.columns.indexOf('*') + 1];
+      if (after === undefined) expect(at, file).toBe(cols.length - 1);
+      else expect(cols[at + 1].dataIndex, file).toBe(typeof after === 'string' ? after : (after as { field: string }).field);
+      expect(cols[at].hideInTable, file).toBeUndefined();
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(8);
