@@ -5,12 +5,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { jsonSyntaxMessage, loadSchemaFiles, validateSchemaDir } from '../../src/schema/load-node';
 import { messagesOf } from '../../src/schema/messages';
 import { createMetaAjv, META_SCHEMAS } from '../../src/schema/meta';
-import { ICON_NAMES } from '../../src/schema/types';
+import { ICON_NAMES, type RoutesFile } from '../../src/schema/types';
 import { formatIssues, validateSchemas } from '../../src/schema/validate';
 import { ENTITY_FIELD_TYPES, RULE_ORDER } from '../../src/shared/entity/types';
 
 const ROOT = resolve(__dirname, '../..');
 const real = loadSchemaFiles(ROOT).files;
+const routesFile = real['schemas/routes.json'] as RoutesFile;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -118,5 +119,44 @@ describe('one problem, reported once, in the file that has it', () => {
     expect(at('{\n  "a": 1,\n  "b": x\n}')).toMatch(/^invalid JSON at line 3, column 8: Unexpected token 'x'/);
     expect(at('{\n  "a": 1,\n}')).toMatch(/^invalid JSON at line 3, column 1: /);
     expect(at('{ "a": [1, 2')).toMatch(/^invalid JSON at line 1, column 13: /);
+  });
+});
+
+describe('editor support: schemas/meta/*.schema.json', () => {
+  it('every file names its meta schema in "$schema" and validates against it; mistakes are flagged', () => {
+    const ajv = createMetaAjv();
+    const kinds: Record<string, string> = { entities: 'entity', tables: 'table', forms: 'form', details: 'detail' };
+    let checked = 0;
+    for (const [file, data] of Object.entries(real)) {
+      const m = /^schemas\/(entities|tables|forms|details)\//.exec(file);
+      if (!m) continue;
+      const kind = kinds[m[1]];
+      expect((data as { $schema?: string }).$schema, file).toBe(`../meta/${kind}.schema.json`);
+      const validate = ajv.getSchema(`${kind}.schema.json`)!;
+      expect(validate(data), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(30);
+    const orders = structuredClone(real['schemas/tables/orders.json']) as any;
+    orders.columns[1] = { field: 'productName', title: '产品' };
+    expect(ajv.getSchema('table.schema.json')!(orders)).toBe(false);
+    const order = structuredClone(real['schemas/entities/order.json']) as any;
+    order.fields.amount.type = 'currency';
+    expect(ajv.getSchema('entity.schema.json')!(order)).toBe(false);
+  });
+});
+
+describe('routes.json against its JSON Schema (schemas/meta/routes.schema.json)', () => {
+  const validate = createMetaAjv().getSchema('routes.schema.json')!;
+
+  it('the real routes file conforms and points at its schema', () => {
+    expect(routesFile.$schema).toBe('./meta/routes.schema.json');
+    expect(validate(routesFile), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('refuses keys outside the route entry format', () => {
+    const bad = structuredClone(routesFile) as unknown as { routes: Array<Record<string, unknown>> };
+    bad.routes[3].hidden = true;
+    expect(validate(bad)).toBe(false);
   });
 });

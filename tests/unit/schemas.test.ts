@@ -5,7 +5,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadSchemaFiles, validateSchemaDir } from '../../src/schema/load-node';
 import { buildPath, fillPath, findRoute, flattenRoutes, matchRoute, templateTargetsRoute } from '../../src/schema/routes';
 import type { RouteNode, RoutesFile, SchemaIssue } from '../../src/schema/types';
-import { createMetaAjv } from '../../src/schema/meta';
 import { formatIssues, validateSchemas } from '../../src/schema/validate';
 
 const ROOT = resolve(__dirname, '../..');
@@ -363,44 +362,5 @@ describe('toolbar actions that open a form in a dialog', () => {
       f['schemas/tables/bank-accounts.json'].toolbar[0].to = '/account/account-center/account-center/basic-setting';
     });
     expectIssue(both, 'schemas/tables/bank-accounts.json', '$.toolbar[0]', 'only one of "to", "href" and "form"');
-  });
-});
-
-describe('editor support: schemas/meta/*.schema.json', () => {
-  it('every file names its meta schema in "$schema" and validates against it; mistakes are flagged', () => {
-    const ajv = createMetaAjv();
-    const dirs: Record<string, string> = { entities: 'entity', tables: 'table', forms: 'form', details: 'detail' };
-    let checked = 0;
-    for (const [file, data] of Object.entries(real)) {
-      const m = /^schemas\/(entities|tables|forms|details)\//.exec(file);
-      if (!m) continue;
-      const kind = dirs[m[1]];
-      expect((data as { $schema?: string }).$schema, file).toBe(`../meta/${kind}.schema.json`);
-      const validate = ajv.getSchema(`${kind}.schema.json`)!;
-      expect(validate(data), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
-      checked++;
-    }
-    expect(checked).toBeGreaterThan(30);
-    const orders = structuredClone(real['schemas/tables/orders.json']) as any;
-    orders.columns[1] = { field: 'productName', title: '产品' };
-    expect(ajv.getSchema('table.schema.json')!(orders)).toBe(false);
-    const order = structuredClone(real['schemas/entities/order.json']) as any;
-    order.fields.amount.type = 'currency';
-    expect(ajv.getSchema('entity.schema.json')!(order)).toBe(false);
-  });
-});
-
-describe('routes.json against its JSON Schema (schemas/meta/routes.schema.json)', () => {
-  const validate = createMetaAjv().getSchema('routes.schema.json')!;
-
-  it('the real routes file conforms and points at its schema', () => {
-    expect(routesFile.$schema).toBe('./meta/routes.schema.json');
-    expect(validate(routesFile), JSON.stringify(validate.errors)).toBe(true);
-  });
-
-  it('refuses keys outside the route entry format', () => {
-    const bad = structuredClone(routesFile) as unknown as { routes: Array<Record<string, unknown>> };
-    bad.routes[3].hidden = true;
-    expect(validate(bad)).toBe(false);
   });
 });
