@@ -7,6 +7,7 @@
 import type { ErrorObject } from 'ajv';
 import { definitionKeys, regexError } from './meta';
 import { describe, isObj, keyPath, pointerToPath, unknownKeyMessage } from './issues';
+import type { SchemaIssue } from './types';
 
 type Schema = Record<string, unknown>;
 
@@ -136,16 +137,17 @@ function reasonOf(e: ErrorObject, root: unknown, value: unknown): string | undef
     case 'x-ordered':
       return `${String(p.low)} is greater than ${String(p.high)}`;
     default: {
+      // `not`, `pattern` and the like: the meta schema words its rule, else Ajv's message
+      // (anyOf/oneOf are not worded: the meta schemas tell cases apart with if/then/else)
       const given = own();
-      // `not` and the like apply to the value the schema object describes
-      return given ? fill(given, { value }) : `${e.message ?? 'is invalid'}`;
+      return given ? fill(given, { value }) : (e.message ?? 'is invalid');
     }
   }
 }
 
 /** The issues of one file from Ajv's errors (each problem once, in the file's own JSON paths). */
-export function messagesOf(file: string, root: unknown, errors: readonly ErrorObject[]): Array<{ file: string; path: string; reason: string }> {
-  const out: Array<{ file: string; path: string; reason: string }> = [];
+export function messagesOf(file: string, root: unknown, errors: readonly ErrorObject[]): SchemaIssue[] {
+  const out: SchemaIssue[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
     const inName = e.propertyName !== undefined;
