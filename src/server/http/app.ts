@@ -187,7 +187,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   if (opts.staticDir) {
-    await app.register(staticRoutes, { root: opts.staticDir, basePath, appConfig: opts.appConfig ?? appConfigFromEnv() });
+    await app.register(staticRoutes, { root: opts.staticDir, basePath, appConfig: opts.appConfig ?? appConfigFromEnv(), schemaFiles: deps.entities.files });
   }
 
   app.setNotFoundHandler(async (req, reply) => {
