@@ -3,7 +3,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parse, type ParseError } from 'jsonc-parser';
 import type { SchemaIssue } from './types';
+import { useMetaCache } from './meta-cache-node';
 import { validateSchemas } from './validate';
+
+// Node processes validate with the meta validators saved as code (compiling them takes about a second).
+useMetaCache();
 
 export interface LoadedSchemas {
   /** parsed JSON keyed by repo-relative path, e.g. 'schemas/tables/orders.json' */

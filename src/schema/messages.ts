@@ -130,9 +130,9 @@ function reasonOf(e: ErrorObject, root: unknown, value: unknown): string | undef
       if (p.format === 'regex') return `pattern is not a valid RegExp: ${regexError(String(value)) ?? ''}`;
       return own() ?? `must be a valid ${String(p.format)}`;
     case 'x-uniqueBy':
-      return fill(typeof p.message === 'string' ? p.message : 'duplicate value {value} (first at {first})', {
+      return fill(typeof p.message === 'string' && p.message ? p.message : 'duplicate value {value} (first at {first})', {
         value: p.value,
-        first: pointerToPath(root, String(p.first)),
+        first: pointerToPath(root, `${e.instancePath}/${String(p.first)}`),
       });
     case 'x-ordered':
       return `${String(p.low)} is greater than ${String(p.high)}`;
@@ -143,6 +143,14 @@ function reasonOf(e: ErrorObject, root: unknown, value: unknown): string | undef
       return given ? fill(given, { value }) : (e.message ?? 'is invalid');
     }
   }
+}
+
+/** A duplicate is reported at the item, or at its key when the item is a record (options, inline columns). */
+function duplicatePath(root: unknown, e: ErrorObject): string {
+  const index = Number((e.params as Record<string, unknown>).index);
+  const item = Array.isArray(e.data) ? e.data[index] : undefined;
+  const at = `${e.instancePath}/${index}`;
+  return pointerToPath(root, typeof item === 'string' ? at : `${at}/${String(e.schema)}`);
 }
 
 /** The issues of one file from Ajv's errors (each problem once, in the file's own JSON paths). */
@@ -164,7 +172,9 @@ export function messagesOf(file: string, root: unknown, errors: readonly ErrorOb
           ? keyPath(base, String(p.additionalProperty))
           : e.keyword === 'dependencies'
             ? keyPath(base, String(p.property))
-            : base;
+            : e.keyword === 'x-uniqueBy'
+              ? duplicatePath(root, e)
+              : base;
     const key = `${path}\u0000${reason}`;
     if (seen.has(key)) continue;
     seen.add(key);

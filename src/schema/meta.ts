@@ -13,7 +13,7 @@
  * - `x-enumLabels`: Chinese labels of an enum's values, `x-fromEntity`: an entity-bound page entry
  *   (annotations for the messages and the schema studio).
  */
-import { Ajv, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
+import { _, Ajv, type AnySchemaObject, type KeywordCxt, type KeywordDefinition, type ValidateFunction } from 'ajv';
 import common from '../../schemas/meta/common.schema.json';
 import detail from '../../schemas/meta/detail.schema.json';
 import entity from '../../schemas/meta/entity.schema.json';
@@ -35,41 +35,53 @@ export const META_SCHEMAS: Record<string, AnySchemaObject> = {
   'routes.schema.json': routes,
 };
 
-type KeywordCxt = { instancePath: string };
-type ErrFn = ((...args: unknown[]) => boolean) & { errors?: Partial<ErrorObject>[] };
-
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `x-uniqueBy`: a second item with the same value is an error at that item (or its key). */
-const uniqueBy: ErrFn = (key: unknown, data: unknown, parent: unknown, cxt: unknown) => {
-  const at = (cxt as KeywordCxt).instancePath;
-  const seen = new Map<string, number>();
-  const errs: Partial<ErrorObject>[] = [];
-  // Function keywords' errors carry no parentSchema: the message travels in the params.
-  const own = (parent as Record<string, unknown>)['x-message'];
-  const message = isObj(own) && typeof own['x-uniqueBy'] === 'string' ? own['x-uniqueBy'] : undefined;
-  (data as unknown[]).forEach((item, i) => {
-    const value = typeof item === 'string' ? item : isObj(item) ? item[key as string] : undefined;
-    if (typeof value !== 'string') return;
-    const first = seen.get(value);
-    if (first === undefined) seen.set(value, i);
-    else {
-      const instancePath = typeof item === 'string' ? `${at}/${i}` : `${at}/${i}/${key as string}`;
-      errs.push({ keyword: 'x-uniqueBy', instancePath, params: { value, first: `${at}/${first}`, message } });
-    }
-  });
-  uniqueBy.errors = errs;
-  return errs.length === 0;
+/**
+ * `x-uniqueBy`: a second item with the same value of the key (a string item is its own value) is an
+ * error; its params say which item and where the first was (messages.ts turns them into paths).
+ * Keywords are generated code (not functions), so the validators can also be saved as standalone code.
+ */
+const uniqueBy: KeywordDefinition = {
+  keyword: 'x-uniqueBy',
+  type: 'array',
+  schemaType: 'string',
+  error: {
+    message: 'duplicate value',
+    params: ({ params }) => _`{index: ${params.index}, first: ${params.first}, value: ${params.value}, message: ${params.message}}`,
+  },
+  code(cxt: KeywordCxt) {
+    const { gen, data, schema, parentSchema } = cxt;
+    const own = (parentSchema as Record<string, unknown>)['x-message'];
+    const message = isObj(own) && typeof own['x-uniqueBy'] === 'string' ? own['x-uniqueBy'] : '';
+    const seen = gen.const('seen', _`new Map()`);
+    gen.forRange('i', 0, _`${data}.length`, (i) => {
+      const item = gen.const('item', _`${data}[${i}]`);
+      const value = gen.const('value', _`typeof ${item} == "string" ? ${item} : ${item} && typeof ${item} == "object" ? ${item}[${schema as string}] : undefined`);
+      gen.if(_`typeof ${value} == "string"`, () => {
+        gen.if(_`${seen}.has(${value})`);
+        cxt.error(false, { index: i, first: _`${seen}.get(${value})`, value, message });
+        gen.else();
+        gen.code(_`${seen}.set(${value}, ${i})`);
+        gen.endIf();
+      });
+    });
+  },
 };
 
-/** `x-ordered`: each [low, high] pair of numbers in order. */
-const ordered: ErrFn = (pairs: unknown, data: unknown) => {
-  const obj = data as Record<string, unknown>;
-  const errs = (pairs as [string, string][])
-    .filter(([a, b]) => typeof obj[a] === 'number' && typeof obj[b] === 'number' && (obj[a] as number) > (obj[b] as number))
-    .map(([a, b]) => ({ keyword: 'x-ordered', params: { low: a, high: b } }));
-  ordered.errors = errs;
-  return errs.length === 0;
+/** `x-ordered`: [[low, high], …]: in an object, low ≤ high when both are numbers (min ≤ max). */
+const ordered: KeywordDefinition = {
+  keyword: 'x-ordered',
+  type: 'object',
+  schemaType: 'array',
+  error: { message: 'out of order', params: ({ params }) => _`{low: ${params.low}, high: ${params.high}}` },
+  code(cxt: KeywordCxt) {
+    const { data, schema } = cxt;
+    for (const [a, b] of schema as [string, string][]) {
+      cxt.setParams({ low: a, high: b });
+      cxt.fail(_`typeof ${data}[${a}] == "number" && typeof ${data}[${b}] == "number" && ${data}[${a}] > ${data}[${b}]`);
+    }
+  },
 };
 
 /** A regular expression as the gateway's and the browser's Ajv compile it (unicode mode). */
@@ -82,30 +94,53 @@ export function regexError(source: string): string | undefined {
   }
 }
 
+/** The `regex` format as code, for validators saved as standalone code (meta-cache-node.ts). */
+export const FORMATS_CODE = _`{regex: function (s) { try { new RegExp(s, "u"); return true } catch (e) { return false } }}`;
+
 /**
  * An Ajv instance with the meta schemas and our keywords (allErrors, verbose: messages need the data
- * and schema). Unoptimised code compiles in about half the time, and these validators run a few dozen times.
+ * and schema). Unoptimised code compiles in about half the time, and these validators run a few dozen
+ * times; `source` keeps the code so meta-cache-node.ts can save it.
  */
-export function createMetaAjv(schemas: Record<string, AnySchemaObject> = META_SCHEMAS): Ajv {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, code: { optimize: false } });
-  ajv.addFormat('regex', { type: 'string', validate: (s: string) => regexError(s) === undefined });
+export function createMetaAjv(schemas: Record<string, AnySchemaObject> = META_SCHEMAS, opts: { source?: boolean } = {}): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+    code: { optimize: false, ...(opts.source ? { source: true, formats: FORMATS_CODE } : {}) },
+  });
+  ajv.addFormat('regex', (s: string) => regexError(s) === undefined);
   ajv.addKeyword({ keyword: 'x-message', schemaType: ['string', 'object'] });
   ajv.addKeyword({ keyword: 'x-enumLabels', schemaType: 'array' });
   ajv.addKeyword({ keyword: 'x-fromEntity', schemaType: 'boolean' });
-  ajv.addKeyword({ keyword: 'x-uniqueBy', type: 'array', schemaType: 'string', errors: true, validate: uniqueBy as never });
-  ajv.addKeyword({ keyword: 'x-ordered', type: 'object', schemaType: 'array', errors: true, validate: ordered as never });
+  ajv.addKeyword(uniqueBy);
+  ajv.addKeyword(ordered);
   for (const schema of Object.values(schemas)) ajv.addSchema(schema);
   return ajv;
 }
 
-let compiled: Record<FileKind, ValidateFunction> | undefined;
+export type MetaValidators = Record<FileKind, ValidateFunction>;
 
-/** The compiled check of one kind of schema file (compiled on first use, then kept). */
+/** The validators of an Ajv instance made by createMetaAjv. */
+export function validatorsOf(ajv: Ajv): MetaValidators {
+  return Object.fromEntries(FILE_KINDS.map((k) => [k, ajv.getSchema(`${k}.schema.json`)!])) as MetaValidators;
+}
+
+let source: () => MetaValidators = () => validatorsOf(createMetaAjv());
+let compiled: MetaValidators | undefined;
+
+/** Where the validators come from (node: a cache of compiled code, see meta-cache-node.ts); default: compiled here. */
+export function setValidatorSource(load: () => MetaValidators): void {
+  source = load;
+  compiled = undefined;
+}
+
+/** The check of one kind of schema file (made on first use, then kept). */
 export function metaValidator(kind: FileKind): ValidateFunction {
-  if (!compiled) {
-    const ajv = createMetaAjv();
-    compiled = Object.fromEntries(FILE_KINDS.map((k) => [k, ajv.getSchema(`${k}.schema.json`)!])) as Record<FileKind, ValidateFunction>;
-  }
+  compiled ??= source();
   return compiled[kind];
 }
 
