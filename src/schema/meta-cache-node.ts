@@ -13,9 +13,17 @@ import { fileURLToPath } from 'node:url';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { createMetaAjv, FILE_KINDS, META_SCHEMAS, setValidatorSource, validatorsOf, type MetaValidators } from './meta';
 
-const require = createRequire(import.meta.url);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The repository root (in a jsdom test import.meta.url is no file: URL, then the working directory). */
+function repoRoot(): string {
+  try {
+    return fileURLToPath(new URL('../..', import.meta.url));
+  } catch {
+    return process.cwd();
+  }
+}
+const ROOT = repoRoot();
 const DIR = join(ROOT, 'node_modules', '.cache', 'schema-meta');
+const require = createRequire(join(ROOT, 'package.json'));
 
 type Standalone = (ajv: ReturnType<typeof createMetaAjv>, refs: Record<string, string>) => string;
 const toCode = ((standaloneCode as unknown as { default?: Standalone }).default ?? standaloneCode) as unknown as Standalone;
@@ -23,7 +31,7 @@ const toCode = ((standaloneCode as unknown as { default?: Standalone }).default 
 function cacheFile(): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(META_SCHEMAS));
-  hash.update(readFileSync(fileURLToPath(new URL('./meta.ts', import.meta.url)), 'utf8'));
+  hash.update(readFileSync(join(ROOT, 'src', 'schema', 'meta.ts'), 'utf8'));
   hash.update(String((require('ajv/package.json') as { version: string }).version));
   return join(DIR, `${hash.digest('hex').slice(0, 16)}.cjs`);
 }
