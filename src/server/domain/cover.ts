@@ -127,7 +127,7 @@ export async function createClaim(
       String(input.idCard ?? '').trim().toUpperCase(),
     ]);
     const cover = await checkClaimCover(tx, biz.businessId, input);
-    const claimNo = serialNo('LP');
+    const claimNo = await serialNo(tx, 'LP');
     const attachmentIds = input.attachmentIds ?? [];
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO claims (business_id, claim_no, person_name, id_card, accident_date, accident_type, description,

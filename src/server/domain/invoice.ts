@@ -50,7 +50,7 @@ export async function applyInvoice(db: Db, biz: BizRef, input: InvoiceInput): Pr
       }
       if (errs.length) throw new DomainError(errs.every((e) => e.message.includes('已开票')) ? 409 : 400, errs.length === 1 ? errs[0].message : '部分订单无法开票', 'orderNos', errs);
       const amountCents = found.reduce((s, o) => s + cents(o.amount_cents), 0);
-      const invoiceNo = serialNo('FP');
+      const invoiceNo = await serialNo(tx, 'FP');
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO invoices (business_id, invoice_no, title, tax_no, amount_cents, type, status, email, order_nos)
          VALUES ($1,$2,$3,$4,$5,$6,'applying',$7,$8::text[]) RETURNING id`,

@@ -43,7 +43,7 @@ export async function applyRefund(db: Db, biz: BizRef, input: RefundInput): Prom
       const left = cents(cur[0].amount) - cents(cur[0].refunded);
       throw new DomainError(400, `该发票最多可退 ¥${fmtYuan(left)}`, 'amount');
     }
-    const refundNo = serialNo('TP');
+    const refundNo = await serialNo(tx, 'TP');
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO invoice_refunds (business_id, refund_no, invoice_no, amount_cents, reason, status)
        VALUES ($1,$2,$3,$4,$5,'applying') RETURNING id`,
