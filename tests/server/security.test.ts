@@ -115,8 +115,8 @@ describe('sign-in', () => {
     const db = await openDb({ dataDir: 'memory' });
     await migrate(db);
     await seed(db);
-    const a = await startServer({ port: 0, db });
-    const b = await startServer({ port: 0, db });
+    const a = await startServer({ port: 0, db, production: false });
+    const b = await startServer({ port: 0, db, production: false });
     extra.push(a, b, { close: () => db.close() });
     const login = (s: typeof a, password: string) =>
       fetch(`${s.url}api/auth/login`, { method: 'POST', body: JSON.stringify({ phone: DEMO.phone, password }) });

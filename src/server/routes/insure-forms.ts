@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { extensionOf } from '../files/checks.ts';
 import { downloadHeaders } from '../files/download.ts';
-import { createFileStorage } from '../files/storage.ts';
 import { notFound, ok } from '../http/errors.ts';
 import { maskIdCard, maskPhone } from '../util.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
@@ -19,7 +18,7 @@ type RowOut = FormRowResult;
  */
 export default async function insureFormRoutes(app: FastifyInstance) {
   const { db } = app.deps;
-  const storage = createFileStorage();
+  const storage = app.deps.files;
 
   async function batchOf(businessId: string, rawId: string) {
     const id = Number(rawId);
