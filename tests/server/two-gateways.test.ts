@@ -224,4 +224,37 @@ describe.runIf(Boolean(PG && NGINX))('two gateways on one PostgreSQL behind ngin
     expect(after.amount).toBe(before.amount + orders[0].amount);
     expect((await db.query('SELECT 1 FROM insure_batches WHERE business_id = $1', [businessId])).length).toBe(2);
   }, 600_000);
+
+  it('a backup with pg_dump restores with pg_restore into an empty database: rows, files and the number sequence', async () => {
+    const dump = join(dir, 'console.dump');
+    // README: Deployment → Backups (scoped to this test's schema, which holds the whole console here).
+    // A whole-database dump (the README's) carries the trigram extension; a schema-scoped one names it.
+    await run('pg_dump', ['--format=custom', `--schema=${schema}`, '--extension=pg_trgm', `--file=${dump}`, PG!]);
+    const target = `console_restore_${process.pid}_${randomBytes(2).toString('hex')}`;
+    const a = await openPostgres(PG!);
+    await a.query(`CREATE DATABASE ${target}`);
+    const restoredUrl = new URL(PG!);
+    restoredUrl.pathname = `/${target}`;
+    try {
+      await run('pg_restore', ['--no-owner', `--dbname=${restoredUrl}`, dump]).catch((e: { stderr?: string }) => {
+        throw new Error(`pg_restore failed: ${e.stderr}`);
+      });
+      const r = await openPostgres(restoredUrl.toString());
+      try {
+        for (const table of ['orders', 'insured_persons', 'claims', 'claim_attachments', 'stored_files', 'users']) {
+          const [x] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+          const [y] = await r.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.${table}`);
+          expect(y.n, table).toBe(x.n);
+        }
+        const [last] = await db.query<{ v: string }>('SELECT last_value::text AS v FROM serial_numbers');
+        const [next] = await r.query<{ v: string }>(`SELECT nextval('${schema}.serial_numbers')::text AS v`);
+        expect(BigInt(next.v)).toBe(BigInt(last.v) + 1n);
+      } finally {
+        await r.close();
+      }
+    } finally {
+      await a.query(`DROP DATABASE IF EXISTS ${target}`);
+      await a.close();
+    }
+  }, 300_000);
 });
