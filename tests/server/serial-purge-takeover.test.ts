@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { ensureSerialSequence, formatSerialNo, serialNos } from '../../src/server/entity/serial.ts';
 import { resumeStaleConfirmations } from '../../src/server/routes/insure-upload-confirm-resume.ts';
+import { repoEntities } from '../../src/server/entity/repo.ts';
 import { CONFIRM_INTERRUPTED } from '../../src/server/routes/insure-upload-store.ts';
 import { purgeExpired } from '../../src/server/services/purge.ts';
 import { BIZ_ADMIN, boot, type Client } from './helpers.ts';
@@ -116,7 +117,7 @@ for (const t of targets()) {
         [uploadId, rows.length, JSON.stringify({ planName: plan, startDate: START() })],
       );
       const jobs = new Set<Promise<void>>();
-      expect(await resumeStaleConfirmations(db, log, jobs)).toBe(1);
+      expect(await resumeStaleConfirmations(db, repoEntities().registry, log, jobs)).toBe(1);
       await Promise.all([...jobs]);
       const s = (await c.call('GET', `/api/insure-uploads/${uploadId}`)).body.data;
       expect(s).toMatchObject({ status: 'confirmed', confirmPercent: 100, error: null });
@@ -129,7 +130,7 @@ for (const t of targets()) {
       );
       expect(await balanceCents(c)).toBe(before - Number(amount));
       // Nothing is left to take over, and the dead job's token can no longer write.
-      expect(await resumeStaleConfirmations(db, log, jobs)).toBe(0);
+      expect(await resumeStaleConfirmations(db, repoEntities().registry, log, jobs)).toBe(0);
       expect(await count(c, `SELECT 1 FROM insure_uploads WHERE id = $1 AND confirm_token = 'dead-gateway'`, [uploadId])).toBe(0);
     });
 
@@ -138,7 +139,7 @@ for (const t of targets()) {
         `UPDATE insure_uploads SET status = 'confirming', batch_id = NULL, confirm_token = 'x', confirm_attempts = 3, updated_at = now() - interval '10 minutes' WHERE id = $1`,
         [uploadId],
       );
-      expect(await resumeStaleConfirmations(db, log, new Set())).toBe(0);
+      expect(await resumeStaleConfirmations(db, repoEntities().registry, log, new Set())).toBe(0);
       const s = (await c.call('GET', `/api/insure-uploads/${uploadId}`)).body.data;
       expect(s).toMatchObject({ status: 'ready', error: CONFIRM_INTERRUPTED });
     });

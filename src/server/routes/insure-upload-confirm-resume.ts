@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db.ts';
 import { businessesOf } from '../http/auth.ts';
 import { insure, prepare, type ConfirmBody } from './insure-upload-confirm.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { runningHere, startConfirmJob } from './insure-upload-confirm-job.ts';
 import { MAX_CONFIRM_ATTEMPTS, STALE_CONFIRM_SECONDS } from './insure-upload-store.ts';
 
@@ -38,7 +39,7 @@ async function claim(db: Db, token: string): Promise<Claimed | null> {
 }
 
 /** Claims and starts every stale job it finds; resolves once they are started (not finished). */
-export async function resumeStaleConfirmations(db: Db, log: FastifyBaseLogger, jobs: Set<Promise<void>>): Promise<number> {
+export async function resumeStaleConfirmations(db: Db, registry: EntityRegistry, log: FastifyBaseLogger, jobs: Set<Promise<void>>): Promise<number> {
   let started = 0;
   for (;;) {
     const token = randomUUID();
@@ -54,8 +55,8 @@ export async function resumeStaleConfirmations(db: Db, log: FastifyBaseLogger, j
         token,
         run: async (tx, onProgress) => {
           if (!biz) throw new Error(`upload ${c.id}: its uploader no longer belongs to business ${c.business_id}`);
-          const p = await prepare(tx, biz, c.confirm_input, { uploadId: c.id });
-          return insure(tx, biz, p, { token, onProgress });
+          const p = await prepare(tx, registry, biz, c.confirm_input, { uploadId: c.id });
+          return insure(tx, registry, biz, p, { token, onProgress });
         },
       },
     );
@@ -65,12 +66,12 @@ export async function resumeStaleConfirmations(db: Db, log: FastifyBaseLogger, j
 }
 
 /** Looks for stale jobs every half stale period; returns the stop function. */
-export function scheduleTakeover(db: Db, log: FastifyBaseLogger, jobs: Set<Promise<void>>): () => void {
+export function scheduleTakeover(db: Db, registry: EntityRegistry, log: FastifyBaseLogger, jobs: Set<Promise<void>>): () => void {
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    resumeStaleConfirmations(db, log, jobs)
+    resumeStaleConfirmations(db, registry, log, jobs)
       .catch((err: unknown) => log.warn({ err }, 'confirmation takeover failed'))
       .finally(() => (busy = false));
   }, Math.max(1000, (STALE_CONFIRM_SECONDS * 1000) / 2));
