@@ -33,7 +33,8 @@ export default async function operatorRoutes(app: FastifyInstance, opts: Operato
   }
   const config = { auth: 'none' as const };
   const tags = ['operator'];
-  const security = [{ operatorToken: [] }];
+  // Bearer like a session, but the credential is OPERATOR_TOKEN.
+  const security = [{ bearer: [] }];
 
   app.post<{ Body: Record<string, unknown> }>(
     '/api/operator/businesses',
@@ -49,7 +50,7 @@ export default async function operatorRoutes(app: FastifyInstance, opts: Operato
           properties: {
             name: { ...str, title: '企业名称' },
             chargeForm: { ...str, title: '收费方式', description: 'prepaid | postpaid' },
-            servicePacks: { type: ['array', 'string', 'null'], title: '服务包', description: `可选：${knownServicePacks().join('、')}` },
+            servicePacks: { type: ['array', 'string', 'null'], items: { type: 'string' }, title: '服务包', description: `可选：${knownServicePacks().join('、')}` },
             taxNo: { ...str, title: '税号' },
           },
         },
