@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { Queryable } from '../db.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
+import { yuanToCents } from '../../shared/money.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { columnOf, tableOf } from './ddl.ts';
 
@@ -19,7 +20,7 @@ export function serialNo(prefix: string): string {
 export function toDbValue(f: FieldSchema, v: unknown): [unknown, string] {
   switch (f.type) {
     case 'money':
-      return [Math.round(Number(v) * 100), ''];
+      return [yuanToCents(v), ''];
     case 'idCard':
     case 'taxNo':
       return [String(v).toUpperCase(), ''];
