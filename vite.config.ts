@@ -85,6 +85,10 @@ export default defineConfig(({ command }) => ({
     // A machine-readable report next to the console one: .ci/run reads its counts.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
+    // Two files at a time on the 2-core machines, unit and e2e files side by side (one group: both
+    // projects share this worker count). Each worker slot has its own gateway for the e2e files
+    // (tests/e2e/global-setup.ts, session.ts).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -102,9 +106,9 @@ export default defineConfig(({ command }) => ({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/worker-gateway.ts'],
           testTimeout: 120000,
           hookTimeout: 600000,
-          fileParallelism: false,
         },
       },
     ],

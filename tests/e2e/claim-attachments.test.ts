@@ -1,9 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
-import { useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { gatewayUrl, useSignedInPage } from './session';
 import { idCard } from '../id-card';
 import { makePng } from '../server/png';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { locale: 'zh-CN' });
 const PM = '/service/service-center/pay-manage';
 

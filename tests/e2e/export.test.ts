@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import { describe, expect, inject, it } from 'vitest';
-import { useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { gatewayUrl, useSignedInPage } from './session';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { locale: 'zh-CN', acceptDownloads: true });
 
 

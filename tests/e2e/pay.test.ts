@@ -1,10 +1,10 @@
-import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, P, useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, P, gatewayUrl, useSignedInPage } from './session';
 import { idCard } from '../id-card';
 import { fillAttendance } from './attendance';
 import { earliestCoverStart } from '../../src/server/domain/cover';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, DESKTOP);
 
 const due = () => ui.get<{ balance: number; unpaidCount: number; unpaidAmount: number }>('/api/payments/due');

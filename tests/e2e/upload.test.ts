@@ -1,11 +1,11 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { readFile } from 'node:fs/promises';
-import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, P, useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, P, gatewayUrl, useSignedInPage } from './session';
 import { idCard } from '../id-card';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { ...DESKTOP, viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
 
 const broken = (id: string) => `${id.slice(0, 17)}${id.endsWith('1') ? '2' : '1'}`;

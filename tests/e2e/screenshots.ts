@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { tour } from './tour';
+import { gatewayUrl, sharedBrowser } from './session';
+
+const OUT = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+
+/**
+ * Registers the screenshot tour at one viewport: saves a PNG of every route into
+ * test-results/screenshots/<width>/<route>.png for review, and checks the layout rules that can be
+ * measured: nothing wider than the window, the brand in view, no fixed column unless the table scrolls.
+ * One file per viewport (screenshots-1024/1440.test.ts), so the two tours can run side by side.
+ */
+export function screenshotTour(viewport: { width: number; height: number }): void {
+  const baseUrl = gatewayUrl();
+  let browser: Browser;
+  describe('screenshots of every route', () => {
+    beforeAll(async () => {
+      browser = await sharedBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it(`at ${viewport.width}×${viewport.height}`, async () => {
+      const dir = path.join(OUT, String(viewport.width));
+      mkdirSync(dir, { recursive: true });
+      const context = await browser.newContext({ viewport, locale: 'zh-CN', reducedMotion: 'reduce' });
+      const saved: string[] = [];
+      const problems: string[] = [];
+      await tour(context, baseUrl, async (page, stop) => {
+        await page.mouse.move(0, 0);
+        const file = path.join(dir, `${stop.name}.png`);
+        await page.screenshot({ path: file, animations: 'disabled' });
+        saved.push(file);
+        // The page never scrolls sideways: wide tables scroll inside themselves.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (overflow > 0) problems.push(`${stop.name}: page is ${overflow}px wider than the window`);
+        if (stop.signedIn && !stop.name.startsWith('login')) {
+          const box = await page.getByTestId('brand').first().boundingBox();
+          const middle = box ? box.y + box.height / 2 : -1;
+          if (!box || middle < 0 || middle > 64 || box.width < 40) problems.push(`${stop.name}: brand not in view`);
+        }
+        // The fixed 操作 column covers no data: either the table scrolls sideways (data moves from under it)
+        // or every header cell ends where the fixed column starts.
+        const covered = await page.evaluate(() =>
+          [...document.querySelectorAll('.ant-table')].some((table) => {
+            const body = table.querySelector('.ant-table-body, .ant-table-content');
+            if (!body || body.scrollWidth > body.clientWidth + 1) return false;
+            const ths = [...table.querySelectorAll('thead th')];
+            const fixed = ths.filter((th) => th.classList.contains('ant-table-cell-fix-right'));
+            if (fixed.length === 0) return false;
+            const fixedLeft = Math.min(...fixed.map((th) => th.getBoundingClientRect().left));
+            return ths.some((th) => !fixed.includes(th) && th.getBoundingClientRect().right > fixedLeft + 1);
+          }),
+        );
+        if (covered) problems.push(`${stop.name}: the fixed 操作 column covers a data column`);
+      });
+      await context.close();
+      expect(problems).toEqual([]);
+      expect(saved.length).toBeGreaterThanOrEqual(24);
+    }, 600000);
+  });
+}
