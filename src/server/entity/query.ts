@@ -94,7 +94,7 @@ function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string
       // Stored in cents: 12.5 finds 1250.
       const nums = values.map(Number);
       if (!nums.length || nums.some((n) => !Number.isFinite(n))) throw new QueryError(key, `筛选条件“${f.label}”必须为金额`);
-      return `${c} = ANY(${p(nums.map((n) => Math.round(n * 100)))}::bigint[])`;
+      return `${c} = ANY(${p(nums.map(yuanToCents))}::bigint[])`;
     }
     case 'integer':
     case 'ref': {
