@@ -20,7 +20,7 @@
  * - Extend an existing file when the flow fits it: every file costs a connection and a context.
  */
 import { afterAll, beforeAll, inject } from 'vitest';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
 import { DESKTOP, signInToFirstBusiness } from './sign-in';
 
 export { DEMO, DEMO_BUSINESS, DESKTOP, businessName, chooseBusiness, signIn, signInToFirstBusiness } from './sign-in';
@@ -84,6 +84,13 @@ export function useSignedInPage(origin: string, options: BrowserContextOptions =
     await browser?.close();
   });
   return ui;
+}
+
+/** A download's bytes (the shared browser is connected remotely, so download.path() is not available). */
+export async function downloadBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The page URL's query string as an object (list state lives there). */
