@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, P, listRowsLoaded, useSignedInPage } from './session';
+import { DESKTOP, P, gatewayUrl, listRowsLoaded, useSignedInPage } from './session';
 import { M } from './routeList';
 import { makeIdCard } from '../id-card';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, DESKTOP);
 
 const yuan = (s: string) => Math.round(Number(s.replace(/[¥,\s]/g, '')) * 100);

@@ -6,6 +6,7 @@
  */
 import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { yuanToCents } from '../../shared/money.ts';
 import { derivedWhere } from './derived-sql.ts';
 import { charsOf, columnOf } from './ddl.ts';
 
@@ -73,7 +74,7 @@ function exactFilter(e: EntitySchema, key: string, f: FieldSchema, raw: string, 
       // Stored in cents: 12.5 finds 1250.
       const nums = raw.split(',').map((x) => x.trim()).filter(Boolean).map(Number);
       if (!nums.length || nums.some((n) => !Number.isFinite(n))) throw new QueryError(key, `筛选条件“${f.label}”必须为金额`);
-      return { key, where: [`${c} = ANY(${p(nums.map((n) => Math.round(n * 100)))}::bigint[])`] };
+      return { key, where: [`${c} = ANY(${p(nums.map(yuanToCents))}::bigint[])`] };
     }
     case 'integer':
     case 'ref': {
@@ -101,7 +102,7 @@ function rangeFilter(key: string, param: string, f: FieldSchema, raw: string, p:
     if (nums.some((n) => n !== undefined && !Number.isFinite(n))) {
       throw new QueryError(param, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
     }
-    const scale = (n: number) => (f.type === 'money' ? Math.round(n * 100) : n);
+    const scale = (n: number) => (f.type === 'money' ? yuanToCents(n) : n);
     const where: string[] = [];
     if (nums[0] !== undefined) where.push(`${c} >= ${p(scale(nums[0]))}`);
     if (nums[1] !== undefined) where.push(`${c} <= ${p(scale(nums[1]))}`);

@@ -19,7 +19,10 @@ import paymentRoutes from '../routes/payments.ts';
 import type { PaymentProvider } from '../domain/payment.ts';
 import planRoutes from '../routes/plans.ts';
 import settingsRoutes from '../routes/settings.ts';
-import { dbRateLimitStore, limitMessage, prune } from '../services/rate-limit.ts';
+import { dbRateLimitStore, limitMessage } from '../services/rate-limit.ts';
+import { schedulePurge } from '../services/purge.ts';
+import operatorRoutes from '../routes/operator.ts';
+import { defaultFilesDir, LocalFileStorage, type FileStorage } from '../files/storage.ts';
 import type { SmsProvider } from '../services/sms.ts';
 import { devClockRoutes, systemClock, type Clock } from '../clock.ts';
 import { authPlugin, countedByAuth } from './auth.ts';
@@ -30,6 +33,7 @@ import { securityHeaders } from './security.ts';
 import staticRoutes, { appConfigFromEnv } from './static.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits, type TestHooks } from './types.ts';
 import { validatorCompiler } from './validation.ts';
+import { checkInputShape, refuseNulInUrl } from './input-shape.ts';
 
 /** The API limit's window: DEFAULT_LIMITS.apiPerMinute requests per IP per minute. */
 const API_WINDOW_MS = 60_000;
@@ -38,6 +42,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   db: Db;
+  /** The schema studio's API on the files under `root` (development only: startServer refuses it in production). */
+  studio?: { root: string };
   /** The schemas to run on (default: the repository's). */
   entities?: LoadedEntities;
   /** Directory with the built UI (index.html + assets/). No static serving when omitted. */
@@ -50,16 +56,20 @@ export interface AppOptions {
   /** pino level; 'silent' turns request logs off. */
   logLevel?: string;
   /** Trust X-Forwarded-For from a load balancer (Fastify trustProxy). */
-  trustProxy?: boolean | string;
+  trustProxy?: boolean | number | string;
   /** window.__APP_CONFIG__ extras; defaults to appConfigFromEnv(). */
   appConfig?: Record<string, unknown>;
   testHooks?: TestHooks;
-  /** Payment provider for paying orders online; default: the development provider outside production, none in production. */
+  /** Payment provider for paying orders online; none by default (paying online then answers 503). */
   payments?: PaymentProvider | null;
   /** The clock (default: the system clock). */
   clock?: Clock;
   /** Development/test only: serve PUT /api/dev/clock to move `clock` (src/server/clock.ts). */
   devClock?: boolean;
+  /** Where files are kept; default the local folder of defaultFilesDir(). */
+  files?: FileStorage;
+  /** sha256 (hex) of the operator API's credential; the operator API answers 404 without one. */
+  operatorTokenHash?: string;
 }
 
 export function normalizeBasePath(p?: string): string {
@@ -97,7 +107,8 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: opts.trustProxy ?? false,
+    // A hop count is supported at run time (lib/request.js), though the types only name booleans and strings.
+    trustProxy: (opts.trustProxy ?? false) as boolean | string,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -119,6 +130,8 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     sms: opts.sms ?? null,
     shuttingDown: false,
     clock: opts.clock ?? systemClock,
+    files: opts.files ?? new LocalFileStorage(defaultFilesDir()),
+    background: new Set(),
   };
   app.decorate('deps', deps);
   app.decorateRequest('now', null as unknown as Date);
@@ -156,6 +169,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     api.addHook('onRequest', async (req, reply) => {
       reply.header('cache-control', 'no-store');
+      refuseNulInUrl(req.url);
       req.now = await deps.clock();
     });
     // As the scope's first onRequest hook (route-level hooks would run after authentication). A request
@@ -175,6 +189,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(authPlugin, { limitOf: (req) => ({ key: `api:${req.ip}`, windowMs: API_WINDOW_MS, max: deps.limits.apiPerMinute }) });
     api.addHook('preValidation', async (req) => {
       if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) req.body = {};
+      checkInputShape(req);
     });
     if (opts.testHooks?.beforeHandler) {
       const hook = opts.testHooks.beforeHandler;
@@ -186,13 +201,15 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(overviewRoutes);
     await api.register(contentRoutes);
     await api.register(insureFormRoutes);
-    await api.register(paymentRoutes, { provider: opts.payments });
+    await api.register(paymentRoutes, { provider: opts.payments ?? null });
     await api.register(insuredPersonRoutes);
     await api.register(insureUploadRoutes);
     await api.register(claimAttachmentRoutes);
     await api.register(exportRoutes);
     await api.register(businessLegacyRoutes);
     if (opts.devClock) await api.register(devClockRoutes);
+    if (opts.studio) await api.register((await import('../studio/routes.ts')).default, opts.studio);
+    await api.register(operatorRoutes, { tokenHash: opts.operatorTokenHash });
   });
 
   if (opts.staticDir) {
@@ -210,9 +227,11 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     throw new HttpError(405, 40500, `不支持 ${req.method} 请求`);
   });
 
-  // Old rate-limit windows are useless; trimmed now and then (any instance may do it).
-  const pruner = setInterval(() => prune(deps.db).catch(() => undefined), 10 * 60_000);
-  pruner.unref();
-  app.addHook('onClose', async () => clearInterval(pruner));
+  // Expired sessions, codes, idempotency records and rate-limit windows are deleted now and then (any gateway may).
+  const stopPurge = schedulePurge(deps.db, (err) => app.log.warn({ err }, 'purge of expired rows failed'));
+  app.addHook('onClose', async () => {
+    stopPurge();
+    await Promise.allSettled([...deps.background]);
+  });
   return app;
 }

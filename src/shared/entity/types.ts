@@ -78,6 +78,7 @@ export const RULE_ORDER = [
   'type',
   'minLength',
   'maxLength',
+  'chars',
   'format',
   'pattern',
   'enum',
