@@ -210,7 +210,7 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect((await columns(db, 'insured_persons')).staff_no).toBeUndefined(); // nothing applied
     // the suggested file, written as suggested, keeps the data and the new field is then in place
     await db.query(`INSERT INTO businesses (id, name, charge_form) VALUES ('B1', '一号企业', 'prepaid')`);
-    await db.query(`INSERT INTO insured_persons (business_id, name, id_card, employee_no) VALUES ('B1', '张三', '110101199003077777', 'E-1')`);
+    await db.query(`INSERT INTO insured_persons (business_id, name, id_card, employee_no, start_date, end_date) VALUES ('B1', '张三', '110101199003077777', 'E-1', '2026-01-01', '2026-12-31')`);
     const migrations = [{ id: '001-rename-insured-persons-employee-no-to-staff-no.sql', sql: err.migration.sql.join('\n') + '\n' }];
     const r = await migrateEntities(db, { entities: renamed, migrations });
     expect(r.migrationsApplied).toEqual(['001-rename-insured-persons-employee-no-to-staff-no.sql']);

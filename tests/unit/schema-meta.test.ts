@@ -89,7 +89,7 @@ describe('one problem, reported once, in the file that has it', () => {
     delete files['schemas/entities/insured-person.json'].fields;
     const issues = validateSchemas(files);
     expect(new Set(issues.map((i) => i.file)), formatIssues(issues)).toEqual(new Set(['schemas/entities/insured-person.json']));
-    expect(issues.map((i) => i.reason)).toContain('unknown key "feilds" (did you mean "fields"?); allowed: $schema, name, label, description, storage, table, api, scope, defaultSort, operations, fieldsFrom, fields');
+    expect(issues.map((i) => i.reason)).toContain('unknown key "feilds" (did you mean "fields"?); allowed: $schema, name, label, description, storage, table, api, scope, defaultSort, operations, fieldsFrom, fields, counts');
   });
 
   it('a page or routes file that is not valid JSON is not reported again as missing', () => {
