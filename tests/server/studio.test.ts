@@ -105,18 +105,21 @@ describe('schema studio API (development gateway on a copy of schemas/)', () => 
       ['insured_persons', 'staff_no'],
     ]);
     const migration = db1.suggestion;
-    expect(migration.file).toBe('schemas/migrations/001-update-schema.sql');
+    // Numbered after the migration files the repository already ships.
+    const shipped = readdirSync(join(root, 'schemas/migrations')).filter((f) => f.endsWith('.sql'));
+    const id = `${String(shipped.length + 1).padStart(3, '0')}-update-schema.sql`;
+    expect(migration.file).toBe(`schemas/migrations/${id}`);
     expect(migration.sql).toContain('ALTER TABLE insured_persons RENAME COLUMN employee_no TO staff_no;');
     expect(migration.sql.some((s: string) => s.includes('DROP'))).toBe(false);
     // With the migration, nothing is refused and nothing is lost.
     const second = await call('POST', '/api/studio/preview', { changes: [{ file: PERSON, edits }], migration });
     expect(second.body.data.database.problems).toEqual([]);
     expect(second.body.data.database.error).toBeUndefined();
-    expect(second.body.data.database.migrations.map((m: { id: string }) => m.id)).toEqual(['001-update-schema.sql']);
+    expect(second.body.data.database.migrations.map((m: { id: string }) => m.id)).toEqual([id]);
     const saved = await call('POST', '/api/studio/save', { changes: [{ file: PERSON, edits }], migration });
     expect(saved.status).toBe(200);
-    expect(saved.body.data.written).toEqual(['schemas/migrations/001-update-schema.sql', PERSON]);
-    expect(readdirSync(join(root, 'schemas/migrations')).filter((f) => f.endsWith('.sql'))).toEqual(['001-update-schema.sql']);
+    expect(saved.body.data.written).toEqual([`schemas/migrations/${id}`, PERSON]);
+    expect(readdirSync(join(root, 'schemas/migrations')).filter((f) => f.endsWith('.sql')).sort()).toEqual([...shipped, id].sort());
     await start();
     const person = (await call('GET', '/api/insured-persons?staffNo=GH-001')).body.data.list[0];
     expect(person.staffNo).toBe('GH-001');
