@@ -47,7 +47,7 @@ export default async function setup(project: TestProject) {
   const dist = path.join(root, 'dist');
   // Vitest runs with NODE_ENV=test; the console under test is the production build.
   execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  // fakeClock: a test moves the gateway's clock a day on (PUT /api/dev/clock) to see statuses follow the calendar.
+  // fakeClock: a test moves a gateway's clock a day on (PUT /api/dev/clock) to see statuses follow the calendar.
   const servers: RunningServer[] = [];
   const chrome = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   try {
@@ -55,7 +55,7 @@ export default async function setup(project: TestProject) {
       servers.push(await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, staticDir: dist, fakeClock: true }));
     }
     // The same build under a base path, on gateway 1's database (no second seed).
-    const underBase = await startServer({ port: 0, host: '127.0.0.1', db: servers[0].db, staticDir: dist, basePath: '/console/', fakeClock: true });
+    const underBase = await startServer({ port: 0, host: '127.0.0.1', db: servers[0].db, staticDir: dist, basePath: '/console/', production: false });
     servers.push(underBase);
     const urls = servers.slice(0, -1).map((s) => s.url.replace(/\/$/, ''));
     const browser = await chromium.connect(chrome.wsEndpoint());
