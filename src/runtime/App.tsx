@@ -23,6 +23,8 @@ const RouteView = lazy(() => signedInView().then((m) => ({ default: m.RouteView 
 // load in their own chunks too, so a signed-in page's first load carries neither.
 const PublicPage = lazy(() => import('./pages/PublicPage').then((m) => ({ default: m.PublicPage })));
 const NotFound = lazy(() => import('./nav/NotFound').then((m) => ({ default: m.NotFound })));
+// The schema studio exists only under the dev server (`npm run dev`): a production build has no such page.
+const StudioPage = import.meta.env.DEV ? lazy(() => import('./studio/StudioPage').then((m) => ({ default: m.StudioPage }))) : undefined;
 
 function PublicRoute({ route }: { route: RouteNode }) {
   useDocumentTitle(route.title);
@@ -74,6 +76,7 @@ export function App({ store, basename }: { store: RootStore; basename: string })
             <Route element={<AccessLayout />}>
               <Route element={<Suspense fallback={<Loading />}><MineLayout /></Suspense>}>{sectionRoutes('mine')}</Route>
               <Route element={<Suspense fallback={<Loading />}><MenuLayout /></Suspense>}>{sectionRoutes('menu')}</Route>
+              {StudioPage && <Route path="/studio" element={<Suspense fallback={<Loading />}><StudioPage /></Suspense>} />}
             </Route>
             <Route path="*" element={<Suspense fallback={<Loading />}><NotFound /></Suspense>} />
           </Routes>

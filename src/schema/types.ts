@@ -308,6 +308,8 @@ export interface FormField {
   example?: unknown;
   /** for type 'upload' */
   upload?: UploadSpec;
+  /** shown only while another input of the form has one of these values (hidden inputs are not sent) */
+  visibleWhen?: { field: string; in: string[] };
 }
 
 export interface FormSchema {

@@ -34,8 +34,10 @@ function StaticContent({ text }: { text: string }) {
 }
 
 /** A detail page rendered from a detail schema: sections of labelled values fetched from the gateway. */
-export function DetailPage({ schema, standalone }: { schema: DetailSchema; standalone?: boolean }) {
-  const params = useParams();
+export function DetailPage({ schema, standalone, params: given }: { schema: DetailSchema; standalone?: boolean; params?: Record<string, string> }) {
+  const routeParams = useParams();
+  // The studio's preview names the record itself; pages take it from the route.
+  const params = given ?? routeParams;
   const navigate = useNavigate();
   const [data, setData] = useState<Data>();
   const [error, setError] = useState<ApiError>();

@@ -92,10 +92,15 @@ export interface FormPageProps {
   extra?: React.ReactNode;
   /** Values the form starts with (e.g. the order or invoice a route param names). */
   initialValues?: Record<string, unknown>;
+  /**
+   * A form that is not sent to the gateway (the schema studio's editors, previews): the checked values
+   * go here instead; an ApiError it throws shows like a gateway refusal (message, field errors).
+   */
+  onSubmit?: (values: Record<string, unknown>) => void | Promise<void>;
 }
 
 /** A page form rendered from a form schema with Formily; server field errors land on their fields. */
-export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: FormPageProps) {
+export function FormPage({ schema, onSubmitted, bare, extra, initialValues, onSubmit }: FormPageProps) {
   const navigate = useNavigate();
   const [serverErrors, setServerErrors] = useState<ServerError[]>([]);
   const [formError, setFormError] = useState<string>();
@@ -153,6 +158,10 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
   const send = async (payload: Record<string, unknown>, values: Record<string, unknown>) => {
     submitting.current = true;
     try {
+      if (onSubmit) {
+        await onSubmit(values);
+        return;
+      }
       const result = await sendForm(schema, payload, submitKey);
       if (onSubmitted) onSubmitted(result, values);
       else {
