@@ -9,33 +9,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adminMain } from '../../src/server/admin-commands.ts';
 import { openDb } from '../../src/server/db.ts';
-import { useSmsDouble } from './deploy-helpers.ts';
+import { runAdmin, useSmsDouble } from './deploy-helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
 const DATA_DIR = join(dir, 'pglite');
 
-type Result = { code: number; out: string; err: string };
+type Result = Awaited<ReturnType<typeof runAdmin>>;
 
-/** `npm run admin -- …` in this process, with the environment an operator would have (plus `env`). */
-async function admin(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  const vars = { DATABASE_URL: '', APP_ENV: '', DATA_DIR, SMS_HTTP_URL: '', SMS_HTTP_TOKEN: '', ...env };
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  const out: string[] = [];
-  const err: string[] = [];
-  try {
-    const code = await adminMain(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-    return { code, out: out.join('\n').trim(), err: err.join('\n').trim() };
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+/** `npm run admin -- …` in this process on the embedded database in DATA_DIR. */
+const admin = (args: string[], env: Record<string, string> = {}) => runAdmin(args, { DATABASE_URL: '', APP_ENV: '', DATA_DIR, ...env });
 
 /** The real `npm run admin -- …` (tsx src/server/admin.ts) in its own process. */
 async function spawnAdmin(args: string[]): Promise<Result> {
