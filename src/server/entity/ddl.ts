@@ -103,6 +103,27 @@ export function sortKey(col: string, f: FieldSchema | undefined, order: 'ascend'
   return order === 'ascend' ? `${col} ASC NULLS FIRST, id ASC` : `${col} DESC NULLS LAST, id DESC`;
 }
 
+/** The last row a keyset page read: its sort column as text (`col::text`, exact for every type; null when empty) and its id. */
+export interface SeekKey {
+  value: string | null;
+  id: number;
+}
+
+/**
+ * WHERE clause for the rows after `last` in sortKey's order (keyset paging: each page starts where the
+ * previous one ended, however deep, and rows written meanwhile shift nothing). `p` adds a parameter.
+ */
+export function seekAfter(col: string, f: FieldSchema | undefined, order: 'ascend' | 'descend', last: SeekKey, p: (v: unknown) => string): string {
+  const cmp = order === 'ascend' ? '>' : '<';
+  const id = `${p(last.id)}::int`;
+  if (col === 'id' || !f) return `id ${cmp} ${id}`;
+  const row = () => `(${col}, id) ${cmp} (${p(last.value)}::${sqlType(f)}, ${id})`;
+  if (!isNullable(f)) return row();
+  // Empty values come first ascending and last descending (sortKey).
+  if (last.value === null) return order === 'ascend' ? `((${col} IS NULL AND id > ${id}) OR ${col} IS NOT NULL)` : `(${col} IS NULL AND id < ${id})`;
+  return order === 'ascend' ? row() : `(${row()} OR ${col} IS NULL)`;
+}
+
 /**
  * The characters of a text column (or parameter), lower-cased, as an array: the key of the index that
  * serves contains-search terms of one or two characters (姓名 张伟, 产品 外卖), where `array @> array`

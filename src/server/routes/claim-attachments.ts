@@ -166,7 +166,7 @@ export default async function claimAttachmentRoutes(app: FastifyInstance, opts: 
 
   app.get<{ Params: { id: string }; Querystring: { download?: string } }>(
     '/api/claim-attachments/:id/content',
-    { config: { auth: 'business' }, schema: { tags: ['claims'], summary: '理赔材料内容（图片可直接显示；download=1 时作为附件下载）' } },
+    { config: { auth: 'business', response: { file: true } }, schema: { tags: ['claims'], summary: '理赔材料内容（图片可直接显示；download=1 时作为附件下载）' } },
     async (req, reply) => {
       const row = await rowOf(req.business.businessId, req.params.id);
       const download = req.query.download === '1' || req.query.download === 'true';

@@ -275,7 +275,7 @@ export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
   app.post<{ Body: ConfirmBody }>(
     '/api/insure-uploads/confirm',
     {
-      config: { auth: 'business' },
+      config: { auth: 'business', response: { status: [200, 202] } },
       bodyLimit: 16 * 1024 * 1024,
       schema: { tags: ['insure-uploads'], summary: '确认投保：上传的名单在后台投保（202，轮询上传状态），在线录入直接返回结果' },
     },
