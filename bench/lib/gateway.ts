@@ -35,8 +35,8 @@ export function describeTarget(t: DbTarget): string {
   return t.driver === 'postgres' ? 'PostgreSQL' : 'PGlite';
 }
 
-export async function startGateway(target: DbTarget, opts: { staticDir?: string } = {}): Promise<Gateway> {
-  const server = await spawnGateway({
+export async function startGateway(target: DbTarget, opts: { staticDir?: string; serverModule?: string } = {}): Promise<Gateway> {
+  const server = await spawnGateway(opts.serverModule, {
     port: 0,
     host: '127.0.0.1',
     ...(target.driver === 'postgres' ? { databaseUrl: target.url } : { dataDir: target.dataDir }),
@@ -99,10 +99,10 @@ export async function startGateway(target: DbTarget, opts: { staticDir?: string 
   return gw;
 }
 
-/** Runs startServer(options) in a child process; resolves with its port once it listens. */
-async function spawnGateway(options: StartServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+/** Runs startServer(options) (of `serverModule`, default this checkout's) in a child process; resolves with its port once it listens. */
+async function spawnGateway(serverModule: string | undefined, options: StartServerOptions): Promise<{ port: number; close(): Promise<void> }> {
   const child = spawn(process.execPath, [...(process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', fileURLToPath(new URL('./gateway-child.ts', import.meta.url))], {
-    env: { ...process.env, BENCH_GATEWAY_OPTIONS: JSON.stringify(options) },
+    env: { ...process.env, BENCH_GATEWAY_OPTIONS: JSON.stringify(options), ...(serverModule ? { BENCH_GATEWAY_SERVER: serverModule } : {}) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
