@@ -3,6 +3,18 @@ import { getDetail, getForm, getTable } from '../../schema/registry';
 import { LazyDetailPage as DetailPage, LazyFormPage as FormPage, LazyTablePage as TablePage } from './lazy';
 import { CUSTOM_PAGES } from './custom/registry';
 
+const PAGE_KINDS = { table: TablePage, form: FormPage, detail: DetailPage } as const;
+
+/**
+ * Starts loading the code a route's page renders, all at once: its custom component and the page kinds it
+ * lists (OrderManage renders a table), instead of one after the other as each renders and suspends.
+ */
+export function preloadPage(page: RoutePage): void {
+  const kinds = page.kind === 'custom' ? (page.schemas ?? []).map((s) => s.kind) : [page.kind];
+  if (page.kind === 'custom') void CUSTOM_PAGES[page.component]?.preload();
+  for (const k of new Set(kinds)) void PAGE_KINDS[k].preload();
+}
+
 /** Renders the table/form/detail schema a route names, or its custom page component. */
 export function SchemaPage({ page }: { page: RoutePage }) {
   switch (page.kind) {
