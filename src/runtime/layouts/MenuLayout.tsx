@@ -31,15 +31,13 @@ export const MenuLayout = observer(function MenuLayout() {
   const ctx = useAccessContext();
   const menu = useMemo(() => toMenuData(buildMenu(menuRoutes, ctx)), [ctx.userType, ctx.servicePacks.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   const selected = selectedKeyFor(routesFile.routes, location.pathname);
-  // The menu shows the path's entry from the first render on; the store follows in the effect below.
-  const selectedKeys = useMemo(() => (selected ? [selected] : []), [selected]);
 
   useEffect(() => {
-    nav.setSelectedKeys(selectedKeys);
+    nav.setSelectedKeys(selected ? [selected] : []);
     const open = openKeysFor(routesFile.routes, location.pathname);
     if (open.length && !open.every((k) => nav.openKeys.includes(k))) nav.setOpenKeys([...new Set([...nav.openKeys, ...open])]);
     if (nav.menuType === 'horizontal') nav.setHorizontalSelectedUrl(location.pathname);
-  }, [location.pathname, nav, selectedKeys]);
+  }, [location.pathname, nav, selected]);
 
   return (
     <ProLayout
@@ -65,7 +63,7 @@ export const MenuLayout = observer(function MenuLayout() {
       menu={{ type: 'sub' }}
       openKeys={nav.menuType === 'inline' ? nav.openKeys : undefined}
       onOpenChange={(keys) => Array.isArray(keys) && nav.setOpenKeys(keys as string[])}
-      selectedKeys={selectedKeys}
+      selectedKeys={nav.selectedKeys}
       menuItemRender={(item, dom) =>
         item.isUrl ? (
           <a href={item.path} target="_blank" rel="noreferrer">
