@@ -23,7 +23,8 @@ export class QueryError extends Error {
 
 const MASKS = { idCard: maskIdCard, phone: maskPhone, bankAccount: maskAccountNo } as const;
 
-function selectExpr(key: string, f: FieldSchema): string {
+/** A field's value in API form (money in yuan, dates and times as text). */
+export function selectExpr(key: string, f: FieldSchema): string {
   const c = columnOf(key, f);
   switch (f.type) {
     case 'money':
@@ -51,11 +52,14 @@ export function applyMasks(e: EntitySchema, row: Record<string, unknown>): Recor
 
 const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
-function positiveInt(v: string | undefined, def: number, max: number): number {
+/**
+ * A paging value: absent → the default; a whole number from 1 → at most max (a larger page size is
+ * served as the largest, and says so in the answer); anything else (-1, abc, 1e1, 2.5) is a 400.
+ */
+function positiveInt(v: string | undefined, def: number, max: number, field: string, label: string): number {
   if (v === undefined || v === '') return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) return def;
-  return Math.min(n, max);
+  if (!/^[1-9]\d{0,15}$/.test(v)) throw new QueryError(field, `${label}应为正整数`);
+  return Math.min(Number(v), max);
 }
 
 export type ListQuery = Record<string, string | undefined>;
@@ -88,6 +92,12 @@ function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string
     case 'boolean':
       if (raw !== 'true' && raw !== 'false') throw new QueryError(key, `筛选条件“${f.label}”只能为 true 或 false`);
       return `${c} = ${p(raw === 'true')}`;
+    case 'money': {
+      // Stored in cents: 12.5 finds 1250.
+      const nums = values.map(Number);
+      if (!nums.length || nums.some((n) => !Number.isFinite(n))) throw new QueryError(key, `筛选条件“${f.label}”必须为金额`);
+      return `${c} = ANY(${p(nums.map((n) => Math.round(n * 100)))}::bigint[])`;
+    }
     case 'integer':
     case 'ref': {
       const nums = values.map(Number);
@@ -234,8 +244,8 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
   const filtered = filters(e, q, p);
   const sort = orderBy(e, q);
   const counts = filtered.length ? undefined : dayCountsOf(e);
-  const current = positiveInt(q.current, 1, 1_000_000);
-  const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100);
+  const current = positiveInt(q.current, 1, 1_000_000, 'current', '页码');
+  const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100, 'pageSize', '每页条数');
   return {
     table: tableOf(e),
     where: ['business_id = $1', ...filtered].join(' AND '),

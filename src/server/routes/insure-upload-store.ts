@@ -3,32 +3,23 @@
  * columns from the entity schema, loading an upload of the caller's business, the people already
  * covered by a plan in a period, and the shape of the stored parse result.
  */
-import { resolve } from 'node:path';
 import type { Queryable } from '../db.ts';
 import { coverPeriod, findPlan, overlapsCoverSql } from '../domain/index.ts';
-import { loadEntities } from '../entity/load.ts';
 import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
 import type { CellError, DuplicateRow, SheetColumn } from '../files/types.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
 import { badInput, notFound } from '../http/errors.ts';
 
-const REPO_ROOT = resolve(import.meta.dirname, '../../..');
-
-let fields: RosterFields | undefined;
-
-/** The roster row fields: roster-submit's `rows` items (the insured-person input fields). */
-export function rosterFields(): RosterFields {
-  if (!fields) {
-    const { registry } = loadEntities(REPO_ROOT, { validate: false });
-    const f = itemFields(registry.get('roster-submit').fields.rows);
-    if (!f) throw new Error('roster-submit.rows has no item fields');
-    fields = f;
-  }
-  return fields;
+/** The roster row fields: roster-submit's `rows` items (the insured-person input fields) of the gateway's schemas. */
+export function rosterFields(registry: EntityRegistry): RosterFields {
+  const f = itemFields(registry.get('roster-submit').fields.rows);
+  if (!f) throw new Error('roster-submit.rows has no item fields');
+  return f;
 }
 
-export function rosterColumns(): SheetColumn[] {
-  return rosterColumnsFromFields(rosterFields());
+export function rosterColumns(registry: EntityRegistry): SheetColumn[] {
+  return rosterColumnsFromFields(rosterFields(registry));
 }
 
 /** What an upload keeps of its file after the background parse (insure_uploads.result). */
@@ -79,10 +70,14 @@ export interface UploadRow {
 /** A parse that stopped reporting (its gateway process died) is failed after this long. */
 export const STALE_PARSE_SECONDS = 180;
 /**
- * A confirmation job that stopped reporting (heartbeat every few seconds) is given back after this
- * long: its transaction died with its process, so nothing was insured and the user may confirm again.
+ * A confirmation job that stopped reporting (heartbeat every few seconds) is taken over by another
+ * gateway after this long (CONFIRM_STALE_SECONDS, default 60): its transaction died with its process,
+ * so nothing was insured, and the job runs again from its stored input
+ * (routes/insure-upload-confirm-resume.ts). After MAX_CONFIRM_ATTEMPTS takeovers, or for a job without
+ * stored input, the upload is given back instead and the user may confirm again.
  */
-export const STALE_CONFIRM_SECONDS = 60;
+export const STALE_CONFIRM_SECONDS = Number(process.env.CONFIRM_STALE_SECONDS) > 0 ? Number(process.env.CONFIRM_STALE_SECONDS) : 60;
+export const MAX_CONFIRM_ATTEMPTS = 3;
 
 /** The columns of an UploadRow (SELECT / RETURNING list). */
 export const UPLOAD_COLS = `id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name,
@@ -93,8 +88,8 @@ export const CONFIRM_INTERRUPTED = '确认投保中断（服务重启或连接�
 
 /**
  * An upload of the business. Read without a lock, a background step whose heartbeat went stale is
- * settled first: a parse is failed (STALE_PARSE_SECONDS), a confirmation goes back to ready with
- * CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
+ * settled first: a parse is failed (STALE_PARSE_SECONDS), a confirmation that cannot be taken over
+ * goes back to ready with CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
  * (a second UPDATE of the row in the transaction would make PostgreSQL re-check its business key and
  * wait for a confirmation holding that business's row).
  */
@@ -108,8 +103,9 @@ export async function loadUpload(q: Queryable, businessId: string, rawId: unknow
             confirm_token = NULL, confirm_done = 0, updated_at = now()
       WHERE id = $1 AND business_id = $2
         AND ((status = 'parsing' AND updated_at < now() - make_interval(secs => $3))
-          OR (status = 'confirming' AND updated_at < now() - make_interval(secs => $4)))`,
-    [id, businessId, STALE_PARSE_SECONDS, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED],
+          OR (status = 'confirming' AND updated_at < now() - make_interval(secs => $4)
+              AND (confirm_input IS NULL OR confirm_attempts >= $6)))`,
+    [id, businessId, STALE_PARSE_SECONDS, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED, MAX_CONFIRM_ATTEMPTS],
   );
   const rows = await q.query<UploadRow>(
     `SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,

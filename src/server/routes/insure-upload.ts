@@ -8,7 +8,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { coverStartError, earliestCoverStart, hashRequest, localParts, MAX_BATCH_ROWS, quoteInsurance, withIdempotency, type Quote } from '../domain/index.ts';
 import { checkUpload, cleanFileName, downloadHeaders, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
-import { createFileStorage, FileNotFoundError } from '../files/storage.ts';
+import { FileNotFoundError } from '../files/storage.ts';
 import { MAX_BYTES, MAX_ROWS, tooLargeMessage } from '../files/types.ts';
 import { templateWorkbook } from '../files/workbooks.ts';
 import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
@@ -81,7 +81,8 @@ function storageKey(businessId: string, ext: string): string {
 
 export default async function insureUploadRoutes(app: FastifyInstance) {
   const { db } = app.deps;
-  const storage = createFileStorage();
+  const { registry } = app.deps.entities;
+  const storage = app.deps.files;
   const running = new Set<{ cancel(): void }>();
   await app.register(multipart, { limits: { fileSize: MAX_BYTES, files: 1 } });
   app.addHook('onClose', async () => {
@@ -95,13 +96,13 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       maxBytes: MAX_BYTES,
       maxBatchRows: MAX_BATCH_ROWS,
       accept: ROSTER_UPLOAD_TYPES,
-      columns: rosterColumns().map((c) => ({ key: c.key, label: c.label, required: !!c.required, note: c.note })),
+      columns: rosterColumns(registry).map((c) => ({ key: c.key, label: c.label, required: !!c.required, note: c.note })),
     }),
   );
 
   let template: Promise<Buffer> | undefined;
   app.get('/api/insure-uploads/template', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载名单模板（.xlsx）' } }, async (_req, reply) => {
-    template ??= templateWorkbook({ title: '名单', columns: rosterColumns() });
+    template ??= templateWorkbook({ title: '名单', columns: rosterColumns(registry) });
     reply.headers(downloadHeaders('名单投保模板.xlsx', 'xlsx'));
     return reply.send(await template);
   });
@@ -160,7 +161,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     if (!replayed) {
       // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers.
       const coveredKeys = (idCards: string[]) => coveredIdCards(db, biz.businessId, plan, startDate, idCards);
-      const { task, done } = startParse({ db, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, coveredKeys });
+      const { task, done } = startParse({ db, registry, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, coveredKeys });
       running.add(task);
       void done.finally(() => running.delete(task));
     }
