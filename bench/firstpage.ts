@@ -11,7 +11,13 @@
  * with the rows in place of the first paint and a shorter quiet window. CPU throttling (CDP
  * Emulation.setCPUThrottlingRate) is set once the workbench is quiet, before the navigation.
  */
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { BUSINESS, startGateway } from './lib/gateway.ts';
+import { launchChromium, signInTo } from './lib/chromium.ts';
+import { Report } from './lib/report.ts';
+import { settle } from './lib/settle.ts';
+import { fmtBytes, summarize } from './lib/stats.ts';
 
 /** Paths of the order list, first the spec's, then the console's of before the spec routes (ba2f8d0). */
 export const LIST_PATHS = ['/main/online-insurance/cost-manage/order-manage', '/order/list'];
@@ -185,4 +191,49 @@ export async function measureFirstPage(
 async function findListPath(page: Page): Promise<string> {
   const hasMain = await page.evaluate(() => !!document.querySelector('a[href^="/main"]'));
   return hasMain ? LIST_PATHS[0] : LIST_PATHS[1];
+}
+
+/**
+ * Section `firstpage`: the console's build (dist/) served by a gateway on the embedded database with the
+ * demo data, `runs` runs at normal speed and `runs` at 4x CPU throttling, each in a fresh context.
+ * Figures (issue 22): the first list page interactive ≤ 400 ms / ≤ 1.5 s at 4x, an order's detail ≤ 150
+ * ms, medians of the runs (worst, shown time, long tasks and what was loaded in the notes).
+ */
+export async function runFirstPage(report: Report, o: { repoRoot: string; runs: number }): Promise<void> {
+  const gw = await startGateway({ driver: 'pglite', dataDir: 'memory' }, { staticDir: join(o.repoRoot, 'dist') });
+  const browser = await launchChromium();
+  try {
+    const ctx = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
+    await signInTo(await ctx.newPage(), gw.origin, BUSINESS);
+    const state = await ctx.storageState();
+    await ctx.close();
+    for (const rate of [1, 4]) {
+      const runs: FirstPageRun[] = [];
+      for (let i = 0; i < o.runs; i++) {
+        await settle({ maxMs: 10_000 });
+        runs.push(await measureFirstPage(browser, gw.origin, state, { rate }));
+      }
+      const tag = rate > 1 ? ` (${rate}x CPU throttling)` : '';
+      const row = (figure: string, pick: (r: FirstPageRun) => Timing, target?: number) => {
+        const t = summarize(runs.map((r) => pick(r).interactive));
+        const shown = summarize(runs.map((r) => pick(r).shown));
+        const lt = summarize(runs.map((r) => pick(r).longTasks.total));
+        const first = pick(runs[0]);
+        report.add({
+          section: 'firstpage',
+          figure: `${figure}${tag}, median of ${runs.length}`,
+          value: t.p50,
+          unit: 'ms',
+          target: target ? `≤ ${target} ms` : '',
+          pass: target ? t.p50 <= target : null,
+          note: `worst ${Math.round(t.max)} ms; rows shown ${Math.round(shown.p50)} ms; long tasks ${Math.round(lt.p50)} ms; ${first.scripts} scripts ${fmtBytes(first.scriptBytes)}; ${first.domNodes} elements, ${first.styleTags} <style>`,
+        });
+      };
+      row(`first list page interactive (workbench → ${runs[0].listPath}, cold JS cache)`, (r) => r.list, rate === 1 ? TARGETS.listMs : TARGETS.listThrottledMs);
+      row('order detail interactive (first order of the list)', (r) => r.detail, rate === 1 ? TARGETS.detailMs : undefined);
+    }
+  } finally {
+    await browser.close();
+    await gw.close();
+  }
 }
