@@ -23,11 +23,18 @@ import { fmtCount, summarize } from './lib/stats.ts';
 
 export const ENDPOINT_TARGET_MS = { postgres: 100, pglite: 200 } as const;
 
-/** The calls a route's page schemas declare on load (paths; `:id` where the route has one). */
-export function declaredCalls(repoRoot: string): Map<string, string[]> {
+/**
+ * The calls a route's page schemas declare (paths; `:id` where the route has one): all of them, and the
+ * lists among them (a table's `api`), one of which the page asks for on load.
+ */
+export function declaredCalls(repoRoot: string): Map<string, { all: string[]; lists: string[] }> {
   const { files } = loadSchemaFiles(repoRoot);
   const reg = buildEntityRegistry(files);
   const file = <T>(kind: string, name: string) => files[`schemas/${kind}s/${name}.json`] as T | undefined;
+  const listsOf = (ref: SchemaRef): string[] => {
+    const f = ref.kind === 'table' ? file<TableSchemaFile>('table', ref.schema) : undefined;
+    return f ? [resolveTable(f, reg).api] : [];
+  };
   const ofRef = (ref: SchemaRef): string[] => {
     if (ref.kind === 'table') {
       const f = file<TableSchemaFile>('table', ref.schema);
@@ -42,9 +49,11 @@ export function declaredCalls(repoRoot: string): Map<string, string[]> {
     const f = file<FormSchemaFile>('form', ref.schema);
     return f ? resolveForm(f, reg).fields.flatMap((x) => (x.optionsApi ? [x.optionsApi] : [])) : [];
   };
-  const ofPage = (p: RoutePage): string[] => (p.kind === 'custom' ? (p.schemas ?? []).flatMap(ofRef) : ofRef(p));
+  const refs = (p: RoutePage): SchemaRef[] => (p.kind === 'custom' ? (p.schemas ?? []) : [p]);
   const routes = (files['schemas/routes.json'] as RoutesFile).routes;
-  return new Map(signedInRoutes(routes).map((r) => [r.path, [...new Set(ofPage(r.page!))]]));
+  return new Map(
+    signedInRoutes(routes).map((r) => [r.path, { all: [...new Set(refs(r.page!).flatMap(ofRef))], lists: [...new Set(refs(r.page!).flatMap(listsOf))] }]),
+  );
 }
 
 /** Routes with a page outside the public layout, in the order of routes.json. */
@@ -88,7 +97,7 @@ export async function observePageCalls(gw: Gateway, repoRoot: string): Promise<P
     const withParams = routes.filter((r) => r.path.replace(/\/:[^/]+\?/g, '').includes(':'));
     const plain = routes.filter((r) => !withParams.includes(r));
     const visit = async (route: RouteNode, path: string) => {
-      const seen = await openAndRecord(ctx, gw.origin, path);
+      const seen = await openAndRecord(ctx, gw.origin, path, (declared.get(route.path)?.lists ?? []).map((l) => pathPattern(l.split('?')[0])));
       for (const l of seen.links) links.add(l);
       for (const c of seen.calls) {
         if (!c.startsWith('GET ')) out.other.push(`${c} (${route.path})`);
@@ -107,8 +116,8 @@ export async function observePageCalls(gw: Gateway, repoRoot: string): Promise<P
     await browser.close();
   }
   const calledPaths = [...out.calls.keys()].map((u) => u.split('?')[0]);
-  for (const [route, paths] of declared) {
-    for (const p of paths) {
+  for (const [route, { all }] of declared) {
+    for (const p of all) {
       const re = pathPattern(p.split('?')[0]);
       if (!calledPaths.some((c) => re.test(c))) out.unused.push(`${p} (${route})`);
     }
@@ -118,30 +127,33 @@ export async function observePageCalls(gw: Gateway, repoRoot: string): Promise<P
 
 /**
  * Opens `path` in a fresh tab; the API calls it makes until it is shown (its title is there, nothing
- * spins) and no call has started or ended for 1.5 s (a list asks for its rows only once its search form
- * is set up), and the links on it.
+ * spins), has asked for one of its declared `lists` (when it has any: a list asks for its rows only once
+ * its code has loaded and its search form is set up, which on a busy machine can take seconds without
+ * a request) and no request (code or API) has started or ended for 1.5 s; and the links on it.
  */
-async function openAndRecord(ctx: BrowserContext, origin: string, path: string): Promise<{ calls: string[]; links: string[] }> {
+async function openAndRecord(ctx: BrowserContext, origin: string, path: string, lists: RegExp[]): Promise<{ calls: string[]; links: string[] }> {
   const page: Page = await ctx.newPage();
   const calls: string[] = [];
-  let lastCall = Date.now();
+  let lastRequest = Date.now();
+  let listAsked = lists.length === 0;
   const isApi = (url: string) => {
     const u = new URL(url);
     return u.origin === origin && u.pathname.startsWith('/api/') ? u : undefined;
   };
   page.on('request', (req) => {
+    lastRequest = Date.now();
     const u = isApi(req.url());
     if (!u) return;
     calls.push(`${req.method()} ${u.pathname}${u.search}`);
-    lastCall = Date.now();
+    if (lists.some((re) => re.test(u.pathname))) listAsked = true;
   });
-  page.on('requestfinished', (req) => isApi(req.url()) && (lastCall = Date.now()));
+  page.on('requestfinished', () => (lastRequest = Date.now()));
   try {
     await page.goto(origin + path, { waitUntil: 'load', timeout: 60_000 });
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 30_000;
     for (;;) {
       const shown = await page.evaluate(() => !!document.querySelector('[data-testid="page-title"]') && !document.querySelector('.ant-spin-spinning, .ant-skeleton'));
-      if ((shown && Date.now() - lastCall >= 1500) || Date.now() > deadline) break;
+      if ((shown && listAsked && Date.now() - lastRequest >= 1500) || Date.now() > deadline) break;
       await page.waitForTimeout(250);
     }
     const links = await page.evaluate(() => [...document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')].map((a) => a.getAttribute('href')!.split(/[?#]/)[0]));
