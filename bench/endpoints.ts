@@ -16,7 +16,7 @@ import { buildEntityRegistry } from '../src/shared/entity/registry.ts';
 import type { DetailSchemaFile, FormSchemaFile, RouteNode, RoutePage, RoutesFile, SchemaRef, TableSchemaFile } from '../src/schema/types.ts';
 import { BUSINESS, type Gateway } from './lib/gateway.ts';
 import { launchChromium, signInTo } from './lib/chromium.ts';
-import { runLoad } from './lib/load.ts';
+import { runLoad, type LoadResult } from './lib/load.ts';
 import { Report } from './lib/report.ts';
 import { settle } from './lib/settle.ts';
 import { fmtCount, summarize } from './lib/stats.ts';
@@ -169,23 +169,32 @@ export interface EndpointOptions {
   durationMs: number;
 }
 
+/**
+ * `url` (path and query) sent by `opts.concurrency` users after 3 unrecorded requests each, until
+ * `opts.requests` answered or `opts.durationMs` passed; then waits for the gateway to drain.
+ */
+export async function loadGet(gw: Gateway, url: string, opts: EndpointOptions): Promise<LoadResult> {
+  const headers = gw.headers();
+  const load = await runLoad({
+    concurrency: opts.concurrency,
+    count: opts.requests,
+    warmup: 3 * opts.concurrency,
+    durationMs: opts.durationMs,
+    requestTimeoutMs: 60_000,
+    next: () => ({ url: gw.origin + url, headers }),
+  });
+  await gw.drain();
+  return load;
+}
+
 /** Load-tests every GET a page calls on load (observePageCalls) and adds a row per call. */
 export async function runEndpoints(gw: Gateway, driver: 'postgres' | 'pglite', size: number, report: Report, found: PageCalls, opts: EndpointOptions): Promise<void> {
   const label = `${driver === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${fmtCount(size)}`;
   const target = ENDPOINT_TARGET_MS[driver];
   const quiet = await settle();
   console.log(`    machine quiet after ${(quiet.waitedMs / 1000).toFixed(1)} s (${Math.round(quiet.idle * 100)} % idle)`);
-  const headers = gw.headers();
   for (const [url, routes] of [...found.calls].sort(([a], [b]) => a.localeCompare(b))) {
-    const load = await runLoad({
-      concurrency: opts.concurrency,
-      count: opts.requests,
-      warmup: 3 * opts.concurrency,
-      durationMs: opts.durationMs,
-      requestTimeoutMs: 60_000,
-      next: () => ({ url: gw.origin + url, headers }),
-    });
-    await gw.drain();
+    const load = await loadGet(gw, url, opts);
     const s = summarize(load.latencies);
     const incomplete = load.timedOut || load.errors > 0;
     report.add({

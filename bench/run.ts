@@ -6,10 +6,12 @@
  * Flags: --only lists,endpoints,searches,writes,upload,bundle,firstpage,browser   --quick (10k/100k rows,
  *        shorter cases)   --sizes 10000,1000000   --drivers postgres,pglite   --duration <s per list case>
  *        --requests <per list case>   --runs <browser runs per CPU rate>   --out <dir>
+ *        --no-build (serve the dist/ already built)
  * Env:   BENCH_DATABASE_URL (default postgres://postgres:postgres@127.0.0.1:5432/bench — it is wiped),
  *        BENCH_PGLITE_DIR (default <tmp>/bench-pglite — it is wiped), CHROMIUM_PATH.
  */
 import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +41,7 @@ const { values: flags } = parseArgs({
   options: {
     only: { type: 'string' },
     quick: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
     sizes: { type: 'string' },
     drivers: { type: 'string', default: 'postgres,pglite' },
     duration: { type: 'string' },
@@ -89,10 +92,15 @@ async function section(name: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-/** Builds the console once per run, for the sections that serve it. */
+/** Builds the console once per run, for the sections that serve it (--no-build: the dist/ already there). */
 let built = false;
 function build(): void {
   if (built) return;
+  if (flags['no-build'] && existsSync(join(repoRoot, 'dist', 'index.html'))) {
+    console.log('\n== build: --no-build, serving the dist/ already there');
+    built = true;
+    return;
+  }
   console.log('\n== build (npx vite build)');
   execSync('npx vite build --logLevel warn', { cwd: repoRoot, stdio: 'inherit', timeout: 600_000, env: { ...process.env, NODE_ENV: 'production' } });
   built = true;

@@ -11,7 +11,7 @@ import { buildEntityRegistry } from '../src/shared/entity/registry.ts';
 import { columnOf, tableOf } from '../src/server/entity/ddl.ts';
 import type { TableSchemaFile } from '../src/schema/types.ts';
 import { BUSINESS, type DbTarget, type Gateway } from './lib/gateway.ts';
-import { runLoad } from './lib/load.ts';
+import { loadGet } from './endpoints.ts';
 import { Report } from './lib/report.ts';
 import { settle } from './lib/settle.ts';
 import { fmtCount, summarize } from './lib/stats.ts';
@@ -63,7 +63,6 @@ const truth = new Map<string, number>();
 export async function runSearches(gw: Gateway, target: DbTarget, size: number, report: Report, repoRoot: string, opts: { concurrency: number; requests: number; durationMs: number }): Promise<void> {
   const driver = target.driver;
   const label = `${driver === 'postgres' ? 'PostgreSQL' : 'PGlite'} ${fmtCount(size)}`;
-  const headers = gw.headers();
   const cases: SearchCase[] = [];
   for (const f of containsFields(repoRoot)) {
     const sample = await gw.get<{ list: Array<Record<string, unknown>> }>(`${f.api}?current=5&pageSize=${PAGE_SIZE}`);
@@ -81,15 +80,7 @@ export async function runSearches(gw: Gateway, target: DbTarget, size: number, r
   try {
     for (const c of cases) {
       const query = `current=1&pageSize=${PAGE_SIZE}&${c.field}=${encodeURIComponent(c.term)}`;
-      const load = await runLoad({
-        concurrency: opts.concurrency,
-        count: opts.requests,
-        warmup: 3 * opts.concurrency,
-        durationMs: opts.durationMs,
-        requestTimeoutMs: 60_000,
-        next: () => ({ url: `${gw.origin}${c.api}?${query}`, headers }),
-      });
-      await gw.drain();
+      const load = await loadGet(gw, `${c.api}?${query}`, opts);
       const s = summarize(load.latencies);
       const body = (load.lastBody as { data?: { total?: number; estimated?: boolean; totalIsEstimate?: boolean } } | undefined)?.data;
       const name = `${label} ${c.api} ${c.field} contains「${c.term}」(${c.kind})`;
