@@ -512,6 +512,55 @@ export interface PasswordChangeInput {
   newPassword: string;
 }
 
+/** 保险方案（一行，plans） */
+export interface PlanRow {
+  /** ID */
+  id: number;
+  /** 方案代码：投保记录、参保人员和理赔案件记下的方案（plan_id） */
+  code: string;
+  /** 方案名称 */
+  name: string;
+  /** 计费单位 */
+  unit: "month" | "day";
+  /** 单价（元，最多 2 位小数）：每人每个计费单位（月或天）的保费 */
+  price: number;
+  /** 最低投保年龄：起保日（考勤投保为出勤日）的周岁 */
+  minAge: number;
+  /** 最高投保年龄 */
+  maxAge: number;
+  /** 赔付限额（元，最多 2 位小数）：每人每个保障期 */
+  claimLimit: number;
+  /** 在售：停售的方案不能再投保，已有保障和理赔不受影响 */
+  onSale: boolean;
+}
+
+export interface PlanListQuery {
+  current?: number;
+  pageSize?: number;
+  sortField?: "id";
+  sortOrder?: 'ascend' | 'descend';
+}
+
+/** 保险方案：提交内容 */
+export interface PlanInput {
+  /** 方案代码：投保记录、参保人员和理赔案件记下的方案（plan_id） */
+  code: string;
+  /** 方案名称 */
+  name: string;
+  /** 计费单位 */
+  unit: "month" | "day";
+  /** 单价（元，最多 2 位小数）：每人每个计费单位（月或天）的保费 */
+  price: number;
+  /** 最低投保年龄：起保日（考勤投保为出勤日）的周岁 */
+  minAge: number;
+  /** 最高投保年龄 */
+  maxAge: number;
+  /** 赔付限额（元，最多 2 位小数）：每人每个保障期 */
+  claimLimit: number;
+  /** 在售：停售的方案不能再投保，已有保障和理赔不受影响 */
+  onSale?: boolean;
+}
+
 /** 名单投保：提交内容 */
 export interface RosterSubmitInput {
   /** 保险方案 */

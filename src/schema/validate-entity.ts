@@ -76,7 +76,7 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
       storage: { check: c.bool },
       table: { check: (v, p) => (typeof v === 'string' && /^[a-z_][a-z0-9_]*$/.test(v) ? undefined : c.add(p, 'table must be a snake_case SQL name')) },
       api: { check: (v, p) => (typeof v === 'string' && /^[a-z][a-z0-9-]*$/.test(v) ? undefined : c.add(p, 'api must be a kebab-case collection name, e.g. "orders"')) },
-      scope: { check: c.oneOf(['business'], 'scope') },
+      scope: { check: c.oneOf(['business', 'platform'], 'scope') },
       defaultSort: {
         check: (v, p) =>
           c.object(v, p, { field: { required: true, check: c.str }, order: { required: true, check: c.oneOf(['ascend', 'descend'], 'order') }, dayCounts: { check: c.bool } }),
@@ -101,7 +101,8 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
     for (const k of ['table', 'api', 'operations', 'defaultSort']) if (data[k] !== undefined) c.add(`$.${k}`, `"${k}" is not allowed on an input-only entity (storage: false)`);
   } else {
     if (data.table === undefined) c.add('$.table', 'stored entity needs "table"');
-    if (data.scope !== 'business') c.add('$.scope', 'stored entity needs "scope": "business"');
+    if (data.scope !== 'business' && data.scope !== 'platform') c.add('$.scope', 'stored entity needs "scope": "business" or "platform"');
+    if (data.scope === 'platform' && data.api !== undefined) c.add('$.api', 'a platform entity has no REST collection (its rows are shared by every business)');
     const ds = isObj(data.defaultSort) ? data.defaultSort.field : undefined;
     const fields = isObj(data.fields) ? data.fields : {};
     if (typeof ds === 'string' && ds !== 'id' && !(isObj(fields[ds]) && (fields[ds] as Record<string, Json>).sort === true))

@@ -5,6 +5,7 @@ import { loadEntities } from './entity/load.ts';
 import { FIXED_DDL, indexNamesIn, migrateEntities, type MigrateReport } from './entity/migrate.ts';
 import { REPO_ROOT, repoEntities } from './entity/repo.ts';
 import { CLAIM_ATTACHMENT_DDL } from './domain/attachments.ts';
+import { LEGACY_PLANS_DDL } from './domain/plans.ts';
 
 /**
  * Idempotent schema of the tables that are not entities (accounts, sessions, SMS codes, rate limits).
@@ -41,6 +42,8 @@ export const MIGRATIONS: string[] = [
      END IF;
    END $$`,
   `CREATE INDEX IF NOT EXISTS auth_tokens_user_idx ON auth_tokens (user_id)`,
+  // Plans stored before they were an entity take the entity's shape before the entity migration looks.
+  LEGACY_PLANS_DDL,
 ];
 
 export interface MigrateOptions {

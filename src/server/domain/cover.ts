@@ -55,11 +55,11 @@ export async function checkClaimCover(tx: Queryable, businessId: string, input: 
     covers: boolean;
     person_id: number | null;
   }>(
-    `SELECT r.id AS record_id, p.id AS plan_id, p.name AS plan_name, p.claim_limit_cents::float8 AS claim_limit_cents,
+    `SELECT r.id AS record_id, p.code AS plan_id, p.name AS plan_name, p.claim_limit_cents::float8 AS claim_limit_cents,
             (r.effective_date <= $3::date AND r.expiry_date >= $3::date) AS covers,
             (SELECT ip.id FROM insured_persons ip WHERE ip.business_id = r.business_id AND ip.id_card = r.id_card) AS person_id
        FROM insure_records r
-       JOIN plans p ON p.id = coalesce(r.plan_id, (SELECT id FROM plans WHERE name = r.plan_name))
+       JOIN plans p ON p.code = coalesce(r.plan_id, (SELECT code FROM plans WHERE name = r.plan_name))
       WHERE r.business_id = $1 AND r.id_card = $2 AND r.status IN ('effective','expired')
       ORDER BY covers DESC, p.claim_limit_cents DESC, r.id DESC`,
     [businessId, idCard, input.accidentDate],

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
 import {
   DevPaymentProvider,
+  findPlan,
   fmtYuan,
   getBalance,
   hashRequest,
@@ -15,7 +16,6 @@ import {
 import { badInput, forbidden, INVALID_INPUT, notFound, ok, unavailable } from '../http/errors.ts';
 import { getRow } from '../entity/query.ts';
 import { repoEntities } from '../entity/repo.ts';
-import { PLANS } from '../seed.ts';
 import { isProduction } from '../services/sms.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { checkObject, normalizePayload } from '../../shared/entity/rules.ts';
@@ -184,7 +184,8 @@ export default async function paymentRoutes(app: FastifyInstance, opts: PaymentR
       const input = normalizePayload(rest);
       const errors = checkObject(entity, input, { mode: 'create', today: localParts(new Date()).date });
       const planName = typeof input.planName === 'string' ? input.planName : '';
-      if (planName && PLANS[planName] && PLANS[planName].unit !== unit) {
+      const plan = planName ? await findPlan(db, planName) : undefined;
+      if (plan && plan.unit !== unit) {
         errors.push({ field: 'planName', message: unit === 'month' ? '请选择按月计费的保险方案' : '请选择按天计费的保险方案' });
       }
       if (errors.length) {
