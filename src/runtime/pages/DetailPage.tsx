@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
-import { Alert, Button, Card, Descriptions, Result, Skeleton, Space, Statistic, Tag, Typography, Row, Col } from 'antd';
+import { Link, useParams } from 'react-router-dom';
+import { Alert, Button, Card, Descriptions, Skeleton, Space, Statistic, Tag, Typography, Row, Col } from 'antd';
 import type { DetailField, DetailSchema } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
 import { matchesWhen } from '../../schema/when';
 import { api, ApiError } from '../../services/request';
 import { formatValue } from '../format';
+import { DetailNotFound } from './DetailNotFound';
 
 type Data = Record<string, unknown>;
 
@@ -36,7 +37,6 @@ function StaticContent({ text }: { text: string }) {
 /** A detail page rendered from a detail schema: sections of labelled values fetched from the gateway. */
 export function DetailPage({ schema, standalone }: { schema: DetailSchema; standalone?: boolean }) {
   const params = useParams();
-  const navigate = useNavigate();
   const [data, setData] = useState<Data>();
   const [error, setError] = useState<ApiError>();
   const url = schema.api ? fillPath(schema.api, params as Data) : undefined;
@@ -57,7 +57,7 @@ export function DetailPage({ schema, standalone }: { schema: DetailSchema; stand
 
   if (error) {
     return error.status === 404 ? (
-      <Result status="404" title="未找到" subTitle={error.message} extra={<Button onClick={() => navigate(-1)}>返回</Button>} />
+      <DetailNotFound message={error.message} />
     ) : (
       <Alert type="error" showIcon message={error.message} />
     );

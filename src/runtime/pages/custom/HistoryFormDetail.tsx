@@ -9,6 +9,7 @@ import { formatValue } from '../../format';
 import { useLoad } from './useLoad';
 import { LoadState } from './LoadState';
 import { downloadWithAuth } from './download';
+import { DetailNotFound } from '../DetailNotFound';
 import type { FormRowResult } from '../../../shared/insure-form-rows';
 
 interface Batch {
@@ -73,6 +74,7 @@ export function HistoryFormDetail() {
     }
   };
 
+  if (batch.notFound) return <DetailNotFound message={batch.notFound} />;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Card>

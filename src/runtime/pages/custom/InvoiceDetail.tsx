@@ -5,6 +5,7 @@ import { formatValue } from '../../format';
 import { useLoad } from './useLoad';
 import { LoadState } from './LoadState';
 import { PATHS } from './paths';
+import { DetailNotFound } from '../DetailNotFound';
 
 interface Invoice {
   id: number;
@@ -58,6 +59,7 @@ export function InvoiceDetail() {
   const invoice = useLoad<Invoice>(`/api/invoices/${encodeURIComponent(id)}`, '发票信息');
   const no = invoice.data?.invoiceNo;
   const refunds = useLoad<{ list: Refund[]; total: number }>(no ? `/api/invoice-refunds?invoiceNo=${encodeURIComponent(no)}&current=1&pageSize=100` : null, '退票记录');
+  if (invoice.notFound) return <DetailNotFound message={invoice.notFound} />;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Card>

@@ -4,6 +4,8 @@ import { api, ApiError } from '../../../services/request';
 export interface Load<T> {
   data?: T;
   error?: string;
+  /** The gateway has no such record for this business (404): the page shows DetailNotFound. */
+  notFound?: string;
   loading: boolean;
 }
 
@@ -19,7 +21,8 @@ export function useLoad<T>(url: string | null, what: string): Load<T> {
       .then((data) => live && setState({ data, loading: false }))
       .catch((e: unknown) => {
         const detail = e instanceof ApiError && e.message ? `：${e.message}` : '';
-        if (live) setState({ error: `${what}加载失败${detail}`, loading: false });
+        const notFound = e instanceof ApiError && e.status === 404 ? e.message || `未找到该${what}` : undefined;
+        if (live) setState({ error: `${what}加载失败${detail}`, notFound, loading: false });
       });
     return () => {
       live = false;

@@ -8,6 +8,7 @@ import { useStores } from '../../../context';
 import { message } from '../../../feedback';
 import { formatValue } from '../../../format';
 import { LazyDetailPage as DetailPage } from '../../lazy';
+import { DetailNotFound } from '../../DetailNotFound';
 import { PayDialog, type Due, type PayableOrder, type PayResponse } from './PayDialog';
 
 /** Label and tag colour of a pay status, from the order detail schema (the entity's options). */
@@ -28,7 +29,7 @@ export const OrderDetail = observer(function OrderDetail() {
   const [version, setVersion] = useState(0);
   const [order, setOrder] = useState<PayableOrder>();
   const [due, setDue] = useState<Due>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<ApiError | string>();
   const [paying, setPaying] = useState(false);
 
   useEffect(() => {
@@ -39,7 +40,7 @@ export const OrderDetail = observer(function OrderDetail() {
         setOrder(o);
         setDue(d);
       })
-      .catch((e: unknown) => live && setError(e instanceof ApiError ? e.message : '订单加载失败'));
+      .catch((e: unknown) => live && setError(e instanceof ApiError ? e : '订单加载失败'));
     return () => {
       live = false;
     };
@@ -54,9 +55,10 @@ export const OrderDetail = observer(function OrderDetail() {
     setVersion((v) => v + 1);
   };
 
+  if (error instanceof ApiError && error.status === 404) return <DetailNotFound message={error.message} />;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      {error && <Alert type="error" showIcon role="alert" message={error} />}
+      {error && <Alert type="error" showIcon role="alert" message={error instanceof ApiError ? error.message : error} />}
       {order && due && (
         <Card title="支付" data-testid="order-pay">
           <Space size={48} wrap align="center">
