@@ -42,6 +42,8 @@ export const MIGRATIONS: string[] = [
      END IF;
    END $$`,
   `CREATE INDEX IF NOT EXISTS auth_tokens_user_idx ON auth_tokens (user_id)`,
+  // The business's tax number: the invoice application starts from it (domain/finance-choices.ts).
+  `ALTER TABLE businesses ADD COLUMN IF NOT EXISTS tax_no TEXT`,
   // Plans stored before they were an entity take the entity's shape before the entity migration looks.
   LEGACY_PLANS_DDL,
 ];

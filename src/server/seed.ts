@@ -181,8 +181,8 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
     );
     for (const [bi, biz] of BUSINESSES.entries()) {
       await tx.query(
-        'INSERT INTO businesses (id, name, charge_form, service_packs, balance_cents) VALUES ($1,$2,$3,$4,$5)',
-        [biz.id, biz.name, biz.chargeForm, biz.packs, biz.balanceCents],
+        'INSERT INTO businesses (id, name, charge_form, service_packs, balance_cents, tax_no) VALUES ($1,$2,$3,$4,$5,$6)',
+        [biz.id, biz.name, biz.chargeForm, biz.packs, biz.balanceCents, biz.taxNo],
       );
       if (bi < 2) {
         await tx.query('INSERT INTO user_businesses (user_id, business_id, user_type) VALUES ($1,$2,$3)', [

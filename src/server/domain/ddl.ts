@@ -35,6 +35,8 @@ export const MONEY_DDL: string[] = [
     PRIMARY KEY (invoice_id, order_no)
   )`,
   `CREATE UNIQUE INDEX IF NOT EXISTS invoice_orders_once ON invoice_orders (order_no) WHERE active`,
+  // The orders an invoice application may pick (finance-choices.ts): small beside all of a business's orders.
+  `CREATE INDEX IF NOT EXISTS orders_invoiceable_idx ON orders (business_id, paid_at DESC NULLS LAST, id DESC) WHERE pay_status = 'paid' AND NOT invoiced`,
   // Plans and cover on the insurance tables.
   `ALTER TABLE insure_records ADD COLUMN IF NOT EXISTS plan_id TEXT`,
   `ALTER TABLE insured_persons ADD COLUMN IF NOT EXISTS plan_id TEXT`,

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError } from '../../../services/request';
 
 export interface Load<T> {
@@ -9,9 +9,10 @@ export interface Load<T> {
   loading: boolean;
 }
 
-/** GETs a gateway URL (null = wait) and keeps a Chinese error message when it fails. */
-export function useLoad<T>(url: string | null, what: string): Load<T> {
+/** GETs a gateway URL (null = wait) and keeps a Chinese error message when it fails; `reload` fetches it again. */
+export function useLoad<T>(url: string | null, what: string): Load<T> & { reload: () => void } {
   const [state, setState] = useState<Load<T>>({ loading: url !== null });
+  const [version, setVersion] = useState(0);
   useEffect(() => {
     if (url === null) return;
     let live = true;
@@ -27,6 +28,7 @@ export function useLoad<T>(url: string | null, what: string): Load<T> {
     return () => {
       live = false;
     };
-  }, [url, what]);
-  return state;
+  }, [url, what, version]);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return { ...state, reload };
 }

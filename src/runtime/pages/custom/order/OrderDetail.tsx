@@ -5,11 +5,10 @@ import { observer } from 'mobx-react-lite';
 import { getDetail } from '../../../../schema/registry';
 import { api, ApiError } from '../../../../services/request';
 import { useStores } from '../../../context';
-import { message } from '../../../feedback';
 import { formatValue } from '../../../format';
 import { LazyDetailPage as DetailPage } from '../../lazy';
 import { DetailNotFound } from '../../DetailNotFound';
-import { PayDialog, type Due, type PayableOrder, type PayResponse } from './PayDialog';
+import { afterPaid, PayDialog, type Due, type PayableOrder, type PayResponse } from './PayDialog';
 
 /** Label and tag colour of a pay status, from the order detail schema (the entity's options). */
 function payStatusTag(value: string) {
@@ -48,10 +47,7 @@ export const OrderDetail = observer(function OrderDetail() {
 
   const paid = (r: PayResponse) => {
     setPaying(false);
-    message.success(r.payment.payStatus === 'paid' ? '支付成功' : '支付已发起，请在支付页面完成付款');
-    if (r.payment.payUrl) window.open(r.payment.payUrl, '_blank', 'noopener');
-    // The header and account center read the balance from the session's business list.
-    user.setBusinessList(user.businessList.map((b) => (b.businessId === user.businessInfo.businessId ? { ...b, balance: r.balance } : b)));
+    afterPaid(user, r);
     setVersion((v) => v + 1);
   };
 
