@@ -200,8 +200,10 @@ export interface FormFieldLayout {
   description?: string;
   /** renders the field (an array of ids) as a file upload */
   upload?: UploadSpec;
+  /** Another field of the form this one must differ from (新密码 vs 原密码); the gateway has the same rule. */
+  differsFrom?: string;
 }
-export const FORM_LAYOUT_KEYS = ['field', 'placeholder', 'component', 'span', 'hidden', 'optionsApi', 'description', 'upload'] as const;
+export const FORM_LAYOUT_KEYS = ['field', 'placeholder', 'component', 'span', 'hidden', 'optionsApi', 'description', 'upload', 'differsFrom'] as const;
 
 /** A form-only "repeat the value" input (not sent to the gateway), e.g. password confirmation. */
 export interface ConfirmFieldLayout {
@@ -339,6 +341,8 @@ export interface FormField {
   hidden?: boolean;
   /** form-only confirmation of another field (not sent) */
   confirmOf?: string;
+  /** refused when equal to this other field (sameValueMessage) */
+  differsFrom?: string;
   example?: unknown;
   /** for type 'upload' */
   upload?: UploadSpec;

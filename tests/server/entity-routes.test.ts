@@ -82,7 +82,7 @@ describe('entity routes on a bare Fastify', () => {
     expect(sorted.body.data.list.map((o: any) => o.amount)).toEqual([10.5, 21, 31.5]);
     const badSort = await call('GET', '/api/orders?sortField=productName');
     expect(badSort.status).toBe(400);
-    expect(badSort.body.message).toBe('不支持按“产品名称”排序');
+    expect(badSort.body.message).toBe('不支持按“保险方案”排序');
     const badEnum = await call('GET', '/api/orders?payStatus=lost');
     expect(badEnum.body).toMatchObject({ code: 40000, message: '筛选条件“支付状态”的取值 lost 无效' });
     const badRange = await call('GET', '/api/orders?createdAt=2024-13-01,');
@@ -145,7 +145,7 @@ describe('entity routes on a bare Fastify', () => {
       accidentDate: '出险日期格式不正确',
       accidentType: '请选择事故类型',
       description: '请填写事故经过',
-      amount: '报案金额最多保留 2 位小数',
+      amount: '申请金额最多保留 2 位小数',
       status: '不支持的字段：status',
     });
     const claim = registry.get('claim').fields;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { RoutesFile } from '../../src/schema/types';
+import type { AccessContext } from '../../src/runtime/access';
 import { landingAfterSwitch } from '../../src/runtime/nav/switchLanding';
 import { listPathOf } from '../../src/runtime/pages/listPath';
 
@@ -8,9 +9,9 @@ const routesFile = JSON.parse(readFileSync('schemas/routes.json', 'utf8')) as Ro
 const M = '/main/online-insurance';
 const CM = `${M}/cost-manage`;
 const HOME = routesFile.defaultPath;
-const withPack = { userType: 'admin' as const, servicePacks: ['attendance'] };
-const operatorNoPack = { userType: 'operator' as const, servicePacks: [] };
-const land = (path: string, ctx = operatorNoPack) => {
+const withPack: AccessContext = { userType: 'admin', servicePacks: ['attendance'] };
+const operatorNoPack: AccessContext = { userType: 'operator', servicePacks: [] };
+const land = (path: string, ctx: AccessContext = operatorNoPack) => {
   const [pathname, search = ''] = path.split('?');
   return landingAfterSwitch(routesFile.routes, HOME, pathname, search ? `?${search}` : '', ctx);
 };

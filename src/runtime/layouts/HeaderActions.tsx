@@ -1,5 +1,5 @@
 import { Dropdown, Space, Tag } from 'antd';
-import { DownOutlined, GlobalOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { flushSync } from 'react-dom';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { observer } from 'mobx-react-lite';
@@ -10,7 +10,7 @@ import { CHARGE_FORM_LABELS } from '../../shared/labels';
 import { routesFile } from '../../schema/registry';
 import { landingAfterSwitch } from '../nav/switchLanding';
 import { maskPhone } from '../../shared/mask';
-import { currentLanguage, LANGUAGES, setLanguage, useTranslation, type Language } from '../i18n';
+import { useTranslation } from '../i18n';
 
 
 /** Header dropdown that switches the business at any time (both layouts). */
@@ -89,7 +89,6 @@ export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { wi
   ];
   return (
     <Space size="middle">
-    <LanguageSwitch />
     <Dropdown
       menu={{
         items,
@@ -107,27 +106,3 @@ export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { wi
     </Space>
   );
 });
-
-/** Language of the console chrome (简体中文 by default, English available); remembered in this browser. */
-export function LanguageSwitch() {
-  const { t, i18n } = useTranslation();
-  const lang = currentLanguage();
-  return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        items: LANGUAGES.map((l) => ({ key: l.key, label: l.label })),
-        selectable: true,
-        selectedKeys: [lang],
-        onClick: ({ key }) => void setLanguage(key as Language),
-      }}
-    >
-      <a onClick={(e) => e.preventDefault()} title={t('header.language')} aria-label={t('header.language')} data-testid="language-switch" data-lang={i18n.language}>
-        <Space size={4}>
-          <GlobalOutlined />
-          <span>{LANGUAGES.find((l) => l.key === lang)?.label}</span>
-        </Space>
-      </a>
-    </Dropdown>
-  );
-}

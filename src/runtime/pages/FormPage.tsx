@@ -10,7 +10,7 @@ import type { FormSchema } from '../../schema/types';
 import { api, ApiError } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
 import { csvToRows, type RosterColumn } from '../validators';
-import { CONFIRM_MISMATCH, confirmMismatch, labelLookup, payloadOf, sendForm, type ServerError } from './formSubmit';
+import { CONFIRM_MISMATCH, confirmMismatch, labelLookup, payloadOf, sameAsOther, sendForm, type ServerError } from './formSubmit';
 import { FormErrorSummary } from './FormErrorSummary';
 import { ConfirmCost } from './ConfirmCost';
 import { SmsCodeInput as SmsInput, type SmsCodeInputProps } from './SmsCodeInput';
@@ -141,6 +141,13 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
     if (mismatch) {
       form.setFieldState(mismatch, (st) => {
         (st as { selfErrors?: string[] }).selfErrors = [CONFIRM_MISMATCH];
+      });
+      return;
+    }
+    const same = sameAsOther(schema, values);
+    if (same) {
+      form.setFieldState(same.field, (st) => {
+        (st as { selfErrors?: string[] }).selfErrors = [same.message];
       });
       return;
     }

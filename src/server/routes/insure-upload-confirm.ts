@@ -23,6 +23,7 @@ import { idempotencyKey } from './idempotency-key.ts';
 import { startConfirmJob, type ConfirmJob } from './insure-upload-confirm-job.ts';
 import { coveredIdCards, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
+import { labelled } from '../../shared/entity/messages.ts';
 
 interface ConfirmBody {
   uploadId?: unknown;
@@ -70,7 +71,7 @@ function bodyRows(raw: unknown): Candidate[] {
 /** Messages of a stored upload's rows with errors or duplicates, by sheet row. */
 function problemsByRow(result: UploadResult): Map<number, string> {
   const out = new Map<number, string[]>();
-  for (const e of [...result.errors.map((x) => ({ row: x.row, message: `${x.label}：${x.message}` })), ...result.duplicates]) {
+  for (const e of [...result.errors.map((x) => ({ row: x.row, message: labelled(x.label, x.message) })), ...result.duplicates]) {
     out.set(e.row, [...(out.get(e.row) ?? []), e.message]);
   }
   return new Map([...out].map(([k, v]) => [k, v.join('；')]));

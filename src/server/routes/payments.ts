@@ -208,7 +208,7 @@ export default async function paymentRoutes(app: FastifyInstance, opts: PaymentR
         unitLabel,
         unitPrice: yuan(q.unitPriceCents),
         total: yuan(q.totalCents),
-        formula: `${q.people} 人 × ${q.units} ${unitLabel} × ¥${(q.unitPriceCents / 100).toFixed(2)}/人·${unitLabel}`,
+        formula: `${q.people} 人 × ${q.units} ${unitLabel} × ¥${fmtYuan(q.unitPriceCents)}/人·${unitLabel}`,
         startDate: q.startDate,
         endDate: q.endDate,
         chargeForm: q.chargeForm,

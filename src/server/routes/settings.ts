@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { badInput, ok } from '../http/errors.ts';
 import { hashPasswordAsync, verifyPasswordAsync } from '../util.ts';
 import { passwordProblem, passwordSchema } from './schemas.ts';
+import { sameValueMessage } from '../../shared/entity/messages.ts';
 
 export default async function settingsRoutes(app: FastifyInstance) {
   const { db } = app.deps;
@@ -25,7 +26,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { oldPassword, newPassword } = req.body;
-      const problem = passwordProblem(newPassword);
+      const problem = passwordProblem(newPassword) ?? (newPassword === oldPassword ? sameValueMessage('新密码', '原密码') : null);
       if (problem) throw badInput('填写内容有误，请按提示修改', [{ field: 'newPassword', message: problem }]);
       const rows = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [req.user.id]);
       if (!rows[0] || !(await verifyPasswordAsync(oldPassword, rows[0].password_hash))) {

@@ -59,9 +59,9 @@ export function HistoryFormDetail() {
   const [current, setCurrent] = useState(1);
   const [downloading, setDownloading] = useState(false);
   const base = `/api/insure-batches/${encodeURIComponent(id)}`;
-  const batch = useLoad<Batch>(base, '表单信息');
-  const info = useLoad<FormInfo>(`${base}/info`, '表单信息');
-  const rows = useLoad<{ list: FormRow[]; total: number }>(`${base}/rows?current=${current}&pageSize=${PAGE_SIZE}`, '表单明细');
+  const batch = useLoad<Batch>(base, '投保单信息');
+  const info = useLoad<FormInfo>(`${base}/info`, '投保单信息');
+  const rows = useLoad<{ list: FormRow[]; total: number }>(`${base}/rows?current=${current}&pageSize=${PAGE_SIZE}`, '投保单明细');
 
   const download = async (b: Batch) => {
     setDownloading(true);
@@ -81,7 +81,7 @@ export function HistoryFormDetail() {
         <LoadState load={batch}>
           {(b) => (
             <Descriptions
-              title="表单信息"
+              title="投保单信息"
               bordered
               column={{ xs: 1, sm: 2, lg: 3 }}
               extra={
@@ -92,7 +92,7 @@ export function HistoryFormDetail() {
                 ) : null
               }
             >
-              <Descriptions.Item label="表单编号">{b.batchNo}</Descriptions.Item>
+              <Descriptions.Item label="投保单号">{b.batchNo}</Descriptions.Item>
               <Descriptions.Item label="投保方式">{optionLabel('source', b.source)}</Descriptions.Item>
               <Descriptions.Item label="文件名">{b.fileName || '-'}</Descriptions.Item>
               <Descriptions.Item label="总人数">{b.total}</Descriptions.Item>
@@ -128,7 +128,7 @@ export function HistoryFormDetail() {
           )}
         </LoadState>
       </Card>
-      <Card title="表单明细">
+      <Card title="投保单明细">
         {rows.error ? (
           <LoadState load={rows}>{() => null}</LoadState>
         ) : (
