@@ -10,16 +10,17 @@ export function DetailNotFound({ message }: { message?: string }) {
   const navigate = useNavigate();
   const location = useLocation();
   return (
-    <Result
-      status="404"
-      title="未找到"
-      subTitle={message || '该记录不存在，或不属于当前企业'}
-      data-testid="detail-not-found"
-      extra={
-        <Button type="primary" onClick={() => navigate(listPathOf(location.pathname, location.search))}>
-          返回列表
-        </Button>
-      }
-    />
+    <div data-testid="detail-not-found">
+      <Result
+        status="404"
+        title="未找到"
+        subTitle={message || '该记录不存在，或不属于当前企业'}
+        extra={
+          <Button type="primary" onClick={() => navigate(listPathOf(location.pathname, location.search))}>
+            返回列表
+          </Button>
+        }
+      />
+    </div>
   );
 }
