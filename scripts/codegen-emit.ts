@@ -100,14 +100,22 @@ export function emitApi(reg: EntityRegistry): string {
   return out.join('\n');
 }
 
-/** Starter files for `npm run codegen -- new <entity>` (two fields, list + detail + create form). */
-export function scaffold(name: string): { files: Record<string, unknown>; routes: unknown[] } {
+export interface ScaffoldOptions {
+  /** The entity's Chinese name: pages read 「<label>列表」「新增<label>」「<label>详情」. */
+  label: string;
+  /** Menu icon (one of ICON_NAMES); default FileTextOutlined. */
+  icon?: string;
+}
+
+/** Starter files for `npm run codegen -- new <entity> --label <中文名>` (two fields, list + detail + create form). */
+export function scaffold(name: string, opts: ScaffoldOptions): { files: Record<string, unknown>; routes: unknown[] } {
+  const { label } = opts;
   const plural = `${name}s`;
   const table = plural.replace(/-/g, '_');
   const entity = {
     $schema: '../meta/entity.schema.json',
     name,
-    label: name,
+    label,
     table,
     api: plural,
     scope: 'business',
@@ -118,6 +126,7 @@ export function scaffold(name: string): { files: Record<string, unknown>; routes
       createdAt: { type: 'datetime', label: '创建时间', readOnly: true, default: 'now', sort: true, search: 'range' },
     },
   };
+  const listPath = `/${name}/list`;
   const detailPath = `/${name}/detail/:id`;
   return {
     files: {
@@ -126,34 +135,35 @@ export function scaffold(name: string): { files: Record<string, unknown>; routes
         $schema: '../meta/table.schema.json',
         id: plural,
         entity: name,
-        title: `${name}列表`,
+        title: `${label}列表`,
         api: `/api/${plural}`,
         columns: [{ field: 'title', link: detailPath }, '*'],
-        toolbar: [{ label: '新增', form: name, primary: true }],
+        toolbar: [{ label: `新增${label}`, form: name, primary: true }],
         rowActions: [{ label: '详情', to: detailPath }],
       },
       [`schemas/forms/${name}.json`]: {
         $schema: '../meta/form.schema.json',
         id: name,
         entity: name,
-        title: `新增${name}`,
+        title: `新增${label}`,
         submit: { api: `/api/${plural}`, method: 'POST', label: '保存' },
         fields: ['*'],
-        successMessage: '已保存',
+        successMessage: `${label}已保存`,
       },
       [`schemas/details/${name}.json`]: {
         $schema: '../meta/detail.schema.json',
         id: name,
         entity: name,
-        title: `${name}详情`,
+        title: `${label}详情`,
         api: `/api/${plural}/:id`,
         sections: [{ title: '基本信息', fields: ['*'] }],
+        actions: [{ label: '返回列表', to: listPath }],
       },
     },
     routes: [
       // Top-level entries in the shared side-menu layout (spec: /main, /service, /account share one layout).
-      { key: `/${name}/list`, path: `/${name}/list`, title: `${name}列表`, layout: 'menu', page: { kind: 'table', schema: plural } },
-      { key: detailPath, path: detailPath, title: `${name}详情`, hide: true, layout: 'menu', page: { kind: 'detail', schema: name } },
+      { key: listPath, path: listPath, title: `${label}列表`, icon: opts.icon ?? 'FileTextOutlined', layout: 'menu', page: { kind: 'table', schema: plural } },
+      { key: detailPath, path: detailPath, title: `${label}详情`, hide: true, layout: 'menu', page: { kind: 'detail', schema: name } },
     ],
   };
 }

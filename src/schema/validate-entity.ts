@@ -82,6 +82,13 @@ export function validateEntityFile(c: FileChecker, data: Json, name: string, reg
           c.object(v, p, { field: { required: true, check: c.str }, order: { required: true, check: c.oneOf(['ascend', 'descend'], 'order') }, dayCounts: { check: c.bool } }),
       },
       operations: { check: (v, p) => c.object(v, p, Object.fromEntries(ops.map((o) => [o, { check: c.bool }]))) },
+      fieldsFrom: {
+        check: (v, p) =>
+          c.object(v, p, {
+            entity: { required: true, check: (e, ep) => (typeof e === 'string' && reg.has(e) && e !== name ? undefined : c.add(ep, `unknown entity ${JSON.stringify(e)}: expected schemas/entities/<name>.json`)) },
+            omit: { check: c.any },
+          }),
+      },
       fields: {
         required: true,
         check: (v, p) => {

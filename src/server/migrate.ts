@@ -1,9 +1,8 @@
 import type { Db } from './db.ts';
 import { DOMAIN_COLUMNS, MONEY_DDL } from './domain/ddl.ts';
 import { UPLOAD_DDL } from './files/ddl.ts';
-import { loadEntities } from './entity/load.ts';
 import { FIXED_DDL, indexNamesIn, migrateEntities, type MigrateReport } from './entity/migrate.ts';
-import { REPO_ROOT, repoEntities } from './entity/repo.ts';
+import { entitiesAt, REPO_ROOT } from './entity/repo.ts';
 import { CLAIM_ATTACHMENT_DDL } from './domain/attachments.ts';
 import { LEGACY_PLANS_DDL } from './domain/plans.ts';
 
@@ -63,7 +62,7 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<Migrat
     await db.query(sql);
   }
   const root = opts.schemaRoot ?? REPO_ROOT;
-  const { registry, migrationsDir } = root === REPO_ROOT ? repoEntities() : loadEntities(root);
+  const { registry, migrationsDir } = entitiesAt(root);
   const report = await migrateEntities(db, {
     entities: Object.values(registry.entities),
     migrationsDir,

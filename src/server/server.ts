@@ -1,5 +1,5 @@
 import { applyMoneyDdl, backfillAutoStatus, backfillMoney, earliestCoverStart } from './domain/index.ts';
-import { REPO_ROOT } from './entity/repo.ts';
+import { entitiesAt, REPO_ROOT } from './entity/repo.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -93,11 +93,11 @@ function pickSms(opts: StartServerOptions, production: boolean): SmsProvider | n
  * Brings any database up to date, in order: the base tables, the tables and columns the entity schemas
  * describe (additive; destructive changes are refused), then the money rules' constraints and plans.
  */
-export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT): Promise<void> {
+export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT, entities = entitiesAt(schemaRoot)): Promise<void> {
   await migrate(db, { schemaRoot });
   await applyMoneyDdl(db);
   // Persons stored before the automatic-insurance status existed get the status their information implies.
-  await backfillAutoStatus(db, earliestCoverStart());
+  await backfillAutoStatus(db, entities.registry.get('insured-person'), earliestCoverStart());
   await applyUploadDdl(db);
 }
 
@@ -108,8 +108,9 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const ownDb = !opts.db;
   const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir }));
   let app: Awaited<ReturnType<typeof createApp>>;
+  const entities = entitiesAt(opts.schemaRoot ?? REPO_ROOT);
   try {
-    await migrateAll(db, opts.schemaRoot ?? REPO_ROOT);
+    await migrateAll(db, opts.schemaRoot ?? REPO_ROOT, entities);
     if (production) await checkProductionSafety(db, opts);
     if (opts.seed === true) {
       await seed(db);
@@ -118,6 +119,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     }
     app = await createApp({
       db,
+      entities,
       staticDir: opts.staticDir,
       basePath,
       sms: pickSms(opts, production),

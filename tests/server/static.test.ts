@@ -59,8 +59,12 @@ describe('static serving', () => {
     expect(html).not.toContain('"./assets/');
     expect(html).toContain('src="/console/assets/index-abc.js"');
     expect(html).toContain('href="/console/assets/index-abc.css"');
-    // The one inline script carries a per-response CSP nonce.
-    expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]{24}">window\.__APP_CONFIG__=\{"basePath":"\/console\/","env":"production"\}<\/script><\/head>/);
+    // The one inline script carries a per-response CSP nonce, the config and the schemas the gateway runs on.
+    expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]{24}">window\.__APP_CONFIG__=\{"basePath":"\/console\/","env":"production"\};window\.__APP_SCHEMAS__=\{"schemas\/.*\}<\/script><\/head>/);
+    const schemas = JSON.parse(/window\.__APP_SCHEMAS__=(\{.*\})<\/script>/.exec(html)![1]);
+    expect(schemas['schemas/routes.json'].defaultPath).toBe('/mine/home');
+    expect(schemas['schemas/entities/order.json'].label).toBe('订单');
+    expect(Object.keys(schemas).some((k) => k.startsWith('schemas/meta/')), 'editor meta schemas stay on the server').toBe(false);
     const root = await (await fetch(based.url)).text();
     const noNonce = (s: string) => s.replace(/nonce="[^"]*"/, 'nonce=""');
     expect(noNonce(root)).toBe(noNonce(html));

@@ -23,7 +23,8 @@ export class QueryError extends Error {
 
 const MASKS = { idCard: maskIdCard, phone: maskPhone, bankAccount: maskAccountNo } as const;
 
-function selectExpr(key: string, f: FieldSchema): string {
+/** A field's value in API form (money in yuan, dates and times as text). */
+export function selectExpr(key: string, f: FieldSchema): string {
   const c = columnOf(key, f);
   switch (f.type) {
     case 'money':
@@ -88,6 +89,12 @@ function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string
     case 'boolean':
       if (raw !== 'true' && raw !== 'false') throw new QueryError(key, `筛选条件“${f.label}”只能为 true 或 false`);
       return `${c} = ${p(raw === 'true')}`;
+    case 'money': {
+      // Stored in cents: 12.5 finds 1250.
+      const nums = values.map(Number);
+      if (!nums.length || nums.some((n) => !Number.isFinite(n))) throw new QueryError(key, `筛选条件“${f.label}”必须为金额`);
+      return `${c} = ANY(${p(nums.map((n) => Math.round(n * 100)))}::bigint[])`;
+    }
     case 'integer':
     case 'ref': {
       const nums = values.map(Number);

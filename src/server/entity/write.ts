@@ -32,11 +32,20 @@ export function toDbValue(f: FieldSchema, v: unknown): [unknown, string] {
   }
 }
 
-/** Inserts a row and returns its id. Server-set serial numbers are generated here. */
-export async function insertRow(q: Queryable, e: EntitySchema, businessId: string, input: Record<string, unknown>): Promise<number> {
+/**
+ * Inserts a row and returns its id: every field of the entity that `input` gives (API form), plus
+ * `extra` columns the entity does not describe (domain columns such as plan_id, by column name, stored
+ * form). Server-set serial numbers are generated here.
+ */
+export async function insertRow(q: Queryable, e: EntitySchema, businessId: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<number> {
   const cols = ['business_id'];
   const vals = ['$1'];
   const params: unknown[] = [businessId];
+  for (const [col, v] of Object.entries(extra)) {
+    params.push(v);
+    cols.push(col);
+    vals.push(`$${params.length}`);
+  }
   for (const [key, f] of Object.entries(e.fields)) {
     let v = input[key];
     if (v === undefined && typeof f.default === 'string' && f.default.startsWith('serial:')) v = serialNo(f.default.slice(7));

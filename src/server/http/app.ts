@@ -4,6 +4,8 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
+import type { LoadedEntities } from '../entity/load.ts';
+import { repoEntities } from '../entity/repo.ts';
 import authRoutes from '../routes/auth.ts';
 import businessLegacyRoutes from '../routes/business-legacy.ts';
 import claimAttachmentRoutes from '../routes/claim-attachments.ts';
@@ -36,6 +38,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   db: Db;
+  /** The schemas to run on (default: the repository's). */
+  entities?: LoadedEntities;
   /** Directory with the built UI (index.html + assets/). No static serving when omitted. */
   staticDir?: string;
   /** URL prefix the console is served under; normalised to start and end with '/'. */
@@ -105,6 +109,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   const deps: AppDeps = {
     db: opts.db,
+    entities: opts.entities ?? repoEntities(),
     basePath,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     sms: opts.sms ?? null,
@@ -184,7 +189,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   if (opts.staticDir) {
-    await app.register(staticRoutes, { root: opts.staticDir, basePath, appConfig: opts.appConfig ?? appConfigFromEnv() });
+    await app.register(staticRoutes, { root: opts.staticDir, basePath, appConfig: opts.appConfig ?? appConfigFromEnv(), schemaFiles: deps.entities.files });
   }
 
   app.setNotFoundHandler(async (req, reply) => {

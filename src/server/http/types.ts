@@ -1,6 +1,7 @@
 import type { Db } from '../db.ts';
 import type { SmsProvider } from '../services/sms.ts';
 import type { RequestBusiness } from '../entity/hooks.ts';
+import type { LoadedEntities } from '../entity/load.ts';
 
 export type AuthMode = 'none' | 'user' | 'business';
 
@@ -53,6 +54,8 @@ export interface TestHooks {
 /** What route plugins need, decorated on the Fastify instance as `app.deps`. */
 export interface AppDeps {
   db: Db;
+  /** The entity and page schemas this gateway runs on (read once at start). */
+  entities: LoadedEntities;
   basePath: string;
   limits: Limits;
   /** null when no SMS provider may be used (production without a real provider). */

@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { parseRosterInWorker, type ParseTask } from '../files/parse-in-worker.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { SheetError, type ParsedRoster } from '../files/types.ts';
@@ -27,6 +28,8 @@ export interface ParseJob {
 
 export interface ParseDeps {
   db: Db;
+  /** The gateway's entity schemas: the roster's columns and row rules. */
+  registry: EntityRegistry;
   storage: FileStorage;
   log: FastifyBaseLogger;
 }
@@ -36,8 +39,8 @@ function distinctRows(list: Array<{ row: number }>): number {
   return new Set(list.map((e) => e.row)).size;
 }
 
-function toResult(p: ParsedRoster): UploadResult {
-  const columns = rosterColumns();
+function toResult(p: ParsedRoster, registry: EntityRegistry): UploadResult {
+  const columns = rosterColumns(registry);
   return {
     columns: columns.map((c) => ({ key: c.key, label: c.label })),
     headerRow: p.headerRow,
@@ -52,14 +55,14 @@ function toResult(p: ParsedRoster): UploadResult {
 
 /** Starts the background parse of an upload; resolves when its outcome is stored (never rejects). */
 export function startParse(deps: ParseDeps, job: ParseJob): { task: ParseTask; done: Promise<void> } {
-  const { db, storage, log } = deps;
+  const { db, storage, log, registry } = deps;
   const task = parseRosterInWorker({
     buffer: job.buffer,
     ext: job.ext,
-    columns: rosterColumns(),
+    columns: rosterColumns(registry),
     keyColumn: 'idCard',
     coveredKeys: job.coveredKeys,
-    validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields() } },
+    validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
     rowsOut: true,
     errorWorkbook: true,
   });
@@ -89,7 +92,7 @@ export function startParse(deps: ParseDeps, job: ParseJob): { task: ParseTask; d
         errorKey = job.fileKey.replace(/\.[A-Za-z0-9]+$/, '') + '-errors.xlsx';
         await storage.put(errorKey, Buffer.from(parsed.errorWorkbook));
       }
-      const result = toResult(parsed);
+      const result = toResult(parsed, registry);
       await chain;
       await db.query(
         `UPDATE insure_uploads SET status = 'ready', rows_done = $2, rows_total = $2, valid_count = $3, error_count = $4,

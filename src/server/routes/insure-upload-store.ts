@@ -3,32 +3,23 @@
  * columns from the entity schema, loading an upload of the caller's business, the people already
  * covered by a plan in a period, and the shape of the stored parse result.
  */
-import { resolve } from 'node:path';
 import type { Queryable } from '../db.ts';
 import { coverPeriod, findPlan, overlapsCoverSql } from '../domain/index.ts';
-import { loadEntities } from '../entity/load.ts';
 import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
 import type { CellError, DuplicateRow, SheetColumn } from '../files/types.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
 import { badInput, notFound } from '../http/errors.ts';
 
-const REPO_ROOT = resolve(import.meta.dirname, '../../..');
-
-let fields: RosterFields | undefined;
-
-/** The roster row fields: roster-submit's `rows` items (the insured-person input fields). */
-export function rosterFields(): RosterFields {
-  if (!fields) {
-    const { registry } = loadEntities(REPO_ROOT, { validate: false });
-    const f = itemFields(registry.get('roster-submit').fields.rows);
-    if (!f) throw new Error('roster-submit.rows has no item fields');
-    fields = f;
-  }
-  return fields;
+/** The roster row fields: roster-submit's `rows` items (the insured-person input fields) of the gateway's schemas. */
+export function rosterFields(registry: EntityRegistry): RosterFields {
+  const f = itemFields(registry.get('roster-submit').fields.rows);
+  if (!f) throw new Error('roster-submit.rows has no item fields');
+  return f;
 }
 
-export function rosterColumns(): SheetColumn[] {
-  return rosterColumnsFromFields(rosterFields());
+export function rosterColumns(registry: EntityRegistry): SheetColumn[] {
+  return rosterColumnsFromFields(rosterFields(registry));
 }
 
 /** What an upload keeps of its file after the background parse (insure_uploads.result). */

@@ -81,6 +81,7 @@ function storageKey(businessId: string, ext: string): string {
 
 export default async function insureUploadRoutes(app: FastifyInstance) {
   const { db } = app.deps;
+  const { registry } = app.deps.entities;
   const storage = createFileStorage();
   const running = new Set<{ cancel(): void }>();
   await app.register(multipart, { limits: { fileSize: MAX_BYTES, files: 1 } });
@@ -95,13 +96,13 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       maxBytes: MAX_BYTES,
       maxBatchRows: MAX_BATCH_ROWS,
       accept: ROSTER_UPLOAD_TYPES,
-      columns: rosterColumns().map((c) => ({ key: c.key, label: c.label, required: !!c.required, note: c.note })),
+      columns: rosterColumns(registry).map((c) => ({ key: c.key, label: c.label, required: !!c.required, note: c.note })),
     }),
   );
 
   let template: Promise<Buffer> | undefined;
   app.get('/api/insure-uploads/template', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载名单模板（.xlsx）' } }, async (_req, reply) => {
-    template ??= templateWorkbook({ title: '名单', columns: rosterColumns() });
+    template ??= templateWorkbook({ title: '名单', columns: rosterColumns(registry) });
     reply.headers(downloadHeaders('名单投保模板.xlsx', 'xlsx'));
     return reply.send(await template);
   });
@@ -160,7 +161,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     if (!replayed) {
       // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers.
       const coveredKeys = (idCards: string[]) => coveredIdCards(db, biz.businessId, plan, startDate, idCards);
-      const { task, done } = startParse({ db, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, coveredKeys });
+      const { task, done } = startParse({ db, registry, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, coveredKeys });
       running.add(task);
       void done.finally(() => running.delete(task));
     }

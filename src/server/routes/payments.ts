@@ -15,7 +15,6 @@ import {
 } from '../domain/index.ts';
 import { badInput, forbidden, INVALID_INPUT, notFound, ok, unavailable } from '../http/errors.ts';
 import { getRow } from '../entity/query.ts';
-import { repoEntities } from '../entity/repo.ts';
 import { isProduction } from '../services/sms.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { checkObject, normalizePayload } from '../../shared/entity/rules.ts';
@@ -38,7 +37,7 @@ const yuan = (cents: number) => cents / 100;
 
 export default async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOptions) {
   const { db } = app.deps;
-  const orderEntity = repoEntities().registry.get('order');
+  const orderEntity = app.deps.entities.registry.get('order');
   const provider = opts.provider !== undefined ? opts.provider : isProduction() ? null : new DevPaymentProvider();
 
   /** Runs a write in one transaction; with an Idempotency-Key a resent request replays the first answer. */
@@ -179,7 +178,7 @@ export default async function paymentRoutes(app: FastifyInstance, opts: PaymentR
       const dateField = source === 'roster' ? 'startDate' : 'workDate';
       // The submission's own entity rules (roster-submit / attendance-submit), so a quote the user
       // confirms is one the gateway accepts, with the same Chinese messages on the same fields.
-      const entity = repoEntities().registry.get(source === 'roster' ? 'roster-submit' : 'attendance-submit');
+      const entity = app.deps.entities.registry.get(source === 'roster' ? 'roster-submit' : 'attendance-submit');
       const { source: _source, ...rest } = body;
       const input = normalizePayload(rest);
       const errors = checkObject(entity, input, { mode: 'create', today: localParts(new Date()).date });

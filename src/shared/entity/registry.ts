@@ -77,6 +77,11 @@ export function buildEntityRegistry(files: Record<string, unknown>): EntityRegis
     if (!r || resolving.has(name) || !r.fields || typeof r.fields !== 'object') return undefined;
     resolving.add(name);
     const fields: Record<string, FieldSchema> = {};
+    const from = r.fieldsFrom && typeof r.fieldsFrom === 'object' ? resolve(String(r.fieldsFrom.entity)) : undefined;
+    if (from) {
+      const omit = new Set(r.fieldsFrom?.omit ?? []);
+      for (const [k, f] of Object.entries(inputFields(from))) if (!omit.has(k)) fields[k] = { ...f, readOnly: undefined, unique: undefined };
+    }
     for (const [k, f] of Object.entries(r.fields)) {
       const rf = resolveField(f);
       if (rf) fields[k] = rf;
