@@ -308,6 +308,8 @@ export interface InsuredPersonRow {
   status?: "insured" | "pending" | "ended" | null;
   /** 自动投保状态：考勤自动投保的状态；4（空状态）不是人员的状态，只在列表为空时使用 */
   autoStatus?: "0" | "1" | "2" | "3" | null;
+  /** 待处理原因：信息待完善（缺少什么）或投保信息有误（为什么）的原因；按提示完善或修改信息后即恢复自动投保 */
+  autoReason?: string | null;
   /** 起保日期 */
   startDate?: string | null;
   /** 终止日期 */

@@ -18,10 +18,15 @@ export function ageOn(idCard: string, onDate: string): number {
   return on.slice(4) >= birth.slice(4) ? years : years - 1;
 }
 
-/** Why a person with this ID number cannot be insured by the plan on `onDate`, or null when they can. */
-export function ageProblem(idCard: string, onDate: string, plan: AgeRange): string | null {
-  if (!/^\d{17}[\dX]$/i.test(idCard) || !/^\d{4}-\d{2}-\d{2}$/.test(onDate)) return null;
+/**
+ * Why a person with this ID number cannot be insured on `onDate` by the plan (or by any of the plans:
+ * automatic insurance may buy any day plan on sale), or null when they can. No plan to judge by: null.
+ */
+export function ageProblem(idCard: string, onDate: string, plans: AgeRange | readonly AgeRange[]): string | null {
+  const ranges: readonly AgeRange[] = Array.isArray(plans) ? plans : [plans as AgeRange];
+  if (!ranges.length || !/^\d{17}[\dX]$/i.test(idCard) || !/^\d{4}-\d{2}-\d{2}$/.test(onDate)) return null;
   const age = ageOn(idCard, onDate);
-  if (age >= plan.minAge && age <= plan.maxAge) return null;
-  return `年龄 ${age} 岁，不在该方案可投保年龄 ${plan.minAge}–${plan.maxAge} 岁之内`;
+  if (ranges.some((r) => age >= r.minAge && age <= r.maxAge)) return null;
+  const spans = [...new Set(ranges.map((r) => `${r.minAge}–${r.maxAge}`))].join('、');
+  return `年龄 ${age} 岁，不在${ranges.length > 1 ? '' : '该方案'}可投保年龄 ${spans} 岁之内`;
 }

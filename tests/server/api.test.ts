@@ -339,7 +339,7 @@ describe('writes', () => {
     expect(await count('bank_accounts', BIZ_OPERATOR)).toBe(before);
     expect((await c.call('DELETE', '/api/bank-accounts/1', { biz: BIZ_OPERATOR })).status).toBe(403);
 
-    const made = await c.call('POST', '/api/bank-accounts', { body: { ...acct, isDefault: true }, biz: BIZ_ADMIN });
+    const made = await c.call('POST', '/api/bank-accounts', { body: { ...acct, accountName: '上海鑫达人力资源有限公司', isDefault: true }, biz: BIZ_ADMIN });
     expect(made.status).toBe(200);
     expect(made.body.data.accountNo).toBe('6214 **** **** 1234');
     const list = await c.call('GET', '/api/bank-accounts?isDefault=true');

@@ -129,7 +129,7 @@ describe('graceful shutdown', () => {
     const slow = fetch(`${base}/api/bank-accounts`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ accountName: '优雅关闭测试公司', bankName: '招商银行', accountNo: '6214000011112222' }),
+      body: JSON.stringify({ accountName: '上海鑫达人力资源有限公司', bankName: '招商银行', accountNo: '6214000011112222' }),
     });
     await inHandler;
     const closing = g.close();

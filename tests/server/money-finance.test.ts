@@ -60,7 +60,7 @@ for (const t of targets()) {
 
     it('bank accounts: first is default, a new default demotes the old, deleting the default promotes the oldest', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
-      const acct = (n: string, isDefault?: boolean) => ({ accountName: '测试企业', bankName: '招商银行', accountNo: `62148302${n}`, isDefault });
+      const acct = (n: string, isDefault?: boolean) => ({ accountName: biz.name, bankName: '招商银行', accountNo: `62148302${n}`, isDefault });
       const a = await addBankAccount(db, biz, acct('0001'));
       const b = await addBankAccount(db, biz, acct('0002'));
       expect([a.isDefault, b.isDefault]).toEqual([true, false]);

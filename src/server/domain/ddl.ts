@@ -42,6 +42,8 @@ export const MONEY_DDL: string[] = [
   `ALTER TABLE insured_persons ADD COLUMN IF NOT EXISTS plan_id TEXT`,
   `CREATE INDEX IF NOT EXISTS insure_records_cover_idx ON insure_records (business_id, id_card, effective_date)`,
   `CREATE INDEX IF NOT EXISTS insure_records_batch_idx ON insure_records (batch_id)`,
+  // Persons whose automatic-insurance status still lacks its reason (backfillAutoStatus): empty once filled.
+  `CREATE INDEX IF NOT EXISTS insured_persons_reason_todo ON insured_persons (id) WHERE auto_status IN ('0','3') AND auto_reason IS NULL`,
   `ALTER TABLE claims ADD COLUMN IF NOT EXISTS person_id INTEGER`,
   `ALTER TABLE claims ADD COLUMN IF NOT EXISTS plan_id TEXT`,
   `ALTER TABLE claims ADD COLUMN IF NOT EXISTS cover_checked BOOLEAN NOT NULL DEFAULT false`,

@@ -8,7 +8,8 @@ import type { Queryable } from '../db.ts';
 import { selectList } from '../entity/query.ts';
 import { repoEntities } from '../entity/repo.ts';
 import type { PlanRow } from '../../generated/entities.ts';
-import { DomainError } from './errors.ts';
+import { ageProblem, type AgeRange } from '../../shared/insurable-age.ts';
+import { DomainError, type FieldProblem } from './errors.ts';
 
 export interface Plan {
   /** The plan's code (方案代码): what insure_records / insured_persons / claims.plan_id hold. */
@@ -64,6 +65,34 @@ export async function listPlans(q: Queryable, unit?: 'month' | 'day', opts: { al
     [unit ?? null, opts.all === true],
   );
   return rows.map(toPlan);
+}
+
+/**
+ * The ages automatic insurance judges a person by outside an attendance submission (registering,
+ * editing, starting): those of the day plans on sale, any of which an attendance submission may buy.
+ */
+export async function autoInsureAges(q: Queryable): Promise<AgeRange[]> {
+  return (await listPlans(q, 'day')).map((p) => ({ minAge: p.minAge, maxAge: p.maxAge }));
+}
+
+/**
+ * Roster rows outside the plan's insurable ages on the cover start, one problem per row with the
+ * reason (「第 3 行 王五：年龄 86 岁，不在该方案可投保年龄 16–65 岁之内」), in row order.
+ */
+export function outOfAgeRows(
+  rows: ReadonlyArray<{ name?: unknown; idCard: string }>,
+  plan: AgeRange,
+  onDate: string,
+  rowNoOf: (idCard: string) => number,
+): FieldProblem[] {
+  const out: Array<FieldProblem & { n: number }> = [];
+  for (const r of rows) {
+    const problem = ageProblem(r.idCard, onDate, plan);
+    if (!problem) continue;
+    const n = rowNoOf(r.idCard);
+    out.push({ n, field: `rows[${n - 1}].idCard`, message: `第 ${n} 行 ${String(r.name ?? '')}：${problem}` });
+  }
+  return out.sort((a, b) => a.n - b.n).map(({ field, message }) => ({ field, message }));
 }
 
 /**
