@@ -141,7 +141,7 @@ describe('graceful shutdown', () => {
     const res = await slow;
     expect(res.status).toBe(200);
     await closing;
-    const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_accounts WHERE account_name = '优雅关闭测试公司'`);
+    const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_accounts WHERE account_no = '6214000011112222'`);
     expect(rows[0].n).toBe(1);
   });
 });
