@@ -18,7 +18,7 @@ function schemaCheck(): Plugin {
       // The validator is TypeScript shared with the gateway and the tests: loaded through tsx at build time.
       const { tsImport } = await import('tsx/esm/api');
       const loader: typeof import('./src/schema/load-node') = await tsImport('./src/schema/load-node.ts', import.meta.url);
-      const validator: typeof import('./src/schema/validator') = await tsImport('./src/schema/validator.ts', import.meta.url);
+      const validator: typeof import('./src/schema/validate') = await tsImport('./src/schema/validate.ts', import.meta.url);
       const { issues } = loader.validateSchemaDir(fileURLToPath(new URL('.', import.meta.url)));
       if (issues.length > 0) this.error(`Invalid console schemas (${issues.length}):\n${validator.formatIssues(issues)}`);
     },

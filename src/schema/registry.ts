@@ -9,7 +9,7 @@
  * (import.meta.glob, reloaded on save) and validated here, at start-up.
  */
 import type { DetailSchema, DetailSchemaFile, FormSchema, FormSchemaFile, RoutesFile, TableSchema, TableSchemaFile } from './types';
-import { formatIssues, ROUTES_FILE, validateSchemas } from './validator';
+import { formatIssues, ROUTES_FILE, validateSchemas } from './validate';
 import { buildEntityRegistry } from '../shared/entity/registry';
 import { resolveDetail, resolveForm, resolveTable } from './resolve';
 

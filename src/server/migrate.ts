@@ -5,6 +5,9 @@ import { FIXED_DDL, indexNamesIn, migrateEntities, type MigrateReport } from './
 import { entitiesAt, REPO_ROOT } from './entity/repo.ts';
 import { CLAIM_ATTACHMENT_DDL } from './domain/attachments.ts';
 import { LEGACY_PLANS_DDL } from './domain/plans.ts';
+import { STORED_FILES_DDL } from './files/storage-db.ts';
+import { columnOf, tableOf } from './entity/ddl.ts';
+import { ensureSerialSequence } from './entity/serial.ts';
 
 /**
  * Idempotent schema of the tables that are not entities (accounts, sessions, SMS codes, rate limits).
@@ -41,8 +44,14 @@ export const MIGRATIONS: string[] = [
      END IF;
    END $$`,
   `CREATE INDEX IF NOT EXISTS auth_tokens_user_idx ON auth_tokens (user_id)`,
-  // The business's tax number: the invoice application starts from it (domain/finance-choices.ts).
-  `ALTER TABLE businesses ADD COLUMN IF NOT EXISTS tax_no TEXT`,
+  // Purged on a schedule (services/purge.ts) by expiry.
+  `CREATE INDEX IF NOT EXISTS auth_tokens_expires_idx ON auth_tokens (expires_at)`,
+  `CREATE INDEX IF NOT EXISTS sms_codes_expires_idx ON sms_codes (expires_at)`,
+  // Onboarding (src/server/onboarding.ts): a business's tax number (统一社会信用代码), one business per number.
+  `ALTER TABLE businesses ADD COLUMN IF NOT EXISTS tax_no TEXT NOT NULL DEFAULT ''`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS businesses_tax_no_idx ON businesses (tax_no) WHERE tax_no <> ''`,
+  // Files every gateway reads when the database is PostgreSQL or in memory (files/storage-config.ts).
+  STORED_FILES_DDL,
   // Plans stored before they were an entity take the entity's shape before the entity migration looks.
   LEGACY_PLANS_DDL,
 ];
@@ -72,5 +81,10 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<Migrat
   });
   // Claim attachments reference claims (an entity table), so they follow the entity migration.
   for (const sql of CLAIM_ATTACHMENT_DDL) await db.query(sql);
+  // Generated numbers (entity fields with a "serial:" default) come from one sequence (entity/serial.ts).
+  const serialColumns = Object.values(registry.entities).flatMap((e) =>
+    e.storage === false ? [] : Object.entries(e.fields).filter(([, f]) => String(f.default ?? '').startsWith('serial:')).map(([k, f]) => [tableOf(e), columnOf(k, f)] as [string, string]),
+  );
+  await ensureSerialSequence(db, serialColumns);
   return report;
 }

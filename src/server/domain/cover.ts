@@ -160,7 +160,7 @@ export async function createClaim(
     ]);
     const cover = await checkClaimCover(tx, biz.businessId, input);
     await checkClaimIdentity(tx, biz.businessId, input);
-    const claimNo = serialNo('LP');
+    const claimNo = await serialNo(tx, 'LP');
     const attachmentIds = input.attachmentIds ?? [];
     // Every field of the claim entity the request gives; the domain sets number, amount, status and cover.
     const id = await insertRow(

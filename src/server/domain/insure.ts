@@ -12,7 +12,7 @@ import { autoInsureAges, outOfAgeRows, requirePlan } from './plans.ts';
 import { mapInSlices, yieldToLoop } from '../util.ts';
 import { recheckStatuses, selectAutoInsured, type AutoSkip, type StoredPerson } from './auto-insure.ts';
 import { AutoInsureStatus, initialStatus, statusReason } from '../../shared/auto-insure.ts';
-import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, type BizRef } from './util.ts';
+import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, serialNos, type BizRef } from './util.ts';
 
 /**
  * One person of a roster or attendance submission: a record of the insured-person entity's writable
@@ -192,8 +192,8 @@ export async function createInsuranceBatch(
     if (!Number.isSafeInteger(amountCents)) throw new DomainError(400, '金额超出范围', 'rows');
     const prepaid = b.charge_form === 'prepaid';
     const payLater = prepaid && input.payLater === true;
-    const batchNo = serialNo('PB', now);
-    const orders = ordersOf(rows.length, perPerson, now);
+    const batchNo = await serialNo(tx, 'PB', now);
+    const orders = await ordersOf(tx, rows.length, perPerson, now);
     // Paying one order activates the batch's pending cover (payment.ts), so a pay-later batch stays one order.
     if (payLater && orders.length > 1) throw new DomainError(400, `稍后支付的批次最多 ${MAX_BATCH_ROWS} 人`, 'rows');
 
@@ -331,24 +331,16 @@ export async function createInsuranceBatch(
   });
 }
 
-/** The orders of a batch of `people` persons: consecutive chunks of at most MAX_BATCH_ROWS, distinct numbers. */
-function ordersOf(people: number, perPersonCents: number, now: Date): BatchOrder[] {
-  const out: BatchOrder[] = [];
-  const nos = new Set<string>();
-  for (let from = 0; from < Math.max(people, 1); from += MAX_BATCH_ROWS) {
-    let orderNo = serialNo('OD', now);
-    while (nos.has(orderNo)) orderNo = serialNo('OD', now);
-    nos.add(orderNo);
-    const n = Math.min(MAX_BATCH_ROWS, people - from);
-    out.push({ orderNo, people: n, amountCents: n * perPersonCents });
-  }
-  return out;
+/** The orders of a batch of `people` persons: consecutive chunks of at most MAX_BATCH_ROWS, each its own number. */
+async function ordersOf(tx: Queryable, people: number, perPersonCents: number, now: Date): Promise<BatchOrder[]> {
+  const chunks = Math.ceil(Math.max(people, 1) / MAX_BATCH_ROWS);
+  const nos = await serialNos(tx, 'OD', chunks, now);
+  return nos.map((orderNo, i) => {
+    const n = Math.min(MAX_BATCH_ROWS, people - i * MAX_BATCH_ROWS);
+    return { orderNo, people: n, amountCents: n * perPersonCents };
+  });
 }
 
-/**
- * Prepaid: takes the batch's total from the balance, one ledger row per order, or nothing. With several
- * orders the business row is locked and the total checked first, so a short balance names the total.
- */
 async function chargeOrders(tx: Queryable, businessId: string, orders: BatchOrder[], totalCents: number): Promise<number> {
   if (orders.length > 1) {
     const [b] = await tx.query<{ balance: number }>('SELECT balance_cents::float8 AS balance FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);

@@ -60,7 +60,7 @@ export async function applyInvoice(
       }
       if (errs.length) throw new DomainError(errs.every((e) => e.message.includes('已开票')) ? 409 : 400, errs.length === 1 ? errs[0].message : '部分订单无法开票', 'orderNos', errs);
       const amountCents = found.reduce((s, o) => s + cents(o.amount_cents), 0);
-      const invoiceNo = serialNo('FP');
+      const invoiceNo = await serialNo(tx, 'FP');
       // Every field of the invoice entity the request gives; the domain sets number, amount, status and orders.
       const id = await insertRow(tx, entity, biz.businessId, {
         ...pickWritable(entity, input),

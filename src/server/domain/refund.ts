@@ -53,7 +53,7 @@ export async function applyRefund(
       const left = cents(cur[0].amount) - cents(cur[0].refunded);
       throw new DomainError(400, `该发票最多可退 ¥${fmtYuan(left)}`, 'amount');
     }
-    const refundNo = serialNo('TP');
+    const refundNo = await serialNo(tx, 'TP');
     // Every field of the refund entity the request gives; the domain sets number, invoice, amount and status.
     const id = await insertRow(tx, entity, biz.businessId, {
       ...pickWritable(entity, input),

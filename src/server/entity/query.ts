@@ -52,11 +52,14 @@ export function applyMasks(e: EntitySchema, row: Record<string, unknown>): Recor
 
 const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
-function positiveInt(v: string | undefined, def: number, max: number): number {
+/**
+ * A paging value: absent → the default; a whole number from 1 → at most max (a larger page size is
+ * served as the largest, and says so in the answer); anything else (-1, abc, 1e1, 2.5) is a 400.
+ */
+function positiveInt(v: string | undefined, def: number, max: number, field: string, label: string): number {
   if (v === undefined || v === '') return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) return def;
-  return Math.min(n, max);
+  if (!/^[1-9]\d{0,15}$/.test(v)) throw new QueryError(field, `${label}应为正整数`);
+  return Math.min(Number(v), max);
 }
 
 export type ListQuery = Record<string, string | undefined>;
@@ -241,8 +244,8 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
   const filtered = filters(e, q, p);
   const sort = orderBy(e, q);
   const counts = filtered.length ? undefined : dayCountsOf(e);
-  const current = positiveInt(q.current, 1, 1_000_000);
-  const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100);
+  const current = positiveInt(q.current, 1, 1_000_000, 'current', '页码');
+  const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100, 'pageSize', '每页条数');
   return {
     table: tableOf(e),
     where: ['business_id = $1', ...filtered].join(' AND '),

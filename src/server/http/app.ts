@@ -20,7 +20,10 @@ import type { PaymentProvider } from '../domain/payment.ts';
 import planRoutes from '../routes/plans.ts';
 import financeChoiceRoutes from '../routes/finance-choices.ts';
 import settingsRoutes from '../routes/settings.ts';
-import { dbRateLimitStore, limitMessage, prune } from '../services/rate-limit.ts';
+import { dbRateLimitStore, limitMessage } from '../services/rate-limit.ts';
+import { schedulePurge } from '../services/purge.ts';
+import operatorRoutes from '../routes/operator.ts';
+import { defaultFilesDir, LocalFileStorage, type FileStorage } from '../files/storage.ts';
 import type { SmsProvider } from '../services/sms.ts';
 import { authPlugin, countedByAuth } from './auth.ts';
 import { docsPlugin } from './docs.ts';
@@ -30,6 +33,7 @@ import { securityHeaders } from './security.ts';
 import staticRoutes, { appConfigFromEnv } from './static.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits, type TestHooks } from './types.ts';
 import { validatorCompiler } from './validation.ts';
+import { checkInputShape, refuseNulInUrl } from './input-shape.ts';
 
 /** The API limit's window: DEFAULT_LIMITS.apiPerMinute requests per IP per minute. */
 const API_WINDOW_MS = 60_000;
@@ -50,12 +54,16 @@ export interface AppOptions {
   /** pino level; 'silent' turns request logs off. */
   logLevel?: string;
   /** Trust X-Forwarded-For from a load balancer (Fastify trustProxy). */
-  trustProxy?: boolean | string;
+  trustProxy?: boolean | number | string;
   /** window.__APP_CONFIG__ extras; defaults to appConfigFromEnv(). */
   appConfig?: Record<string, unknown>;
   testHooks?: TestHooks;
-  /** Payment provider for paying orders online; default: the development provider outside production, none in production. */
+  /** Payment provider for paying orders online; none by default (paying online then answers 503). */
   payments?: PaymentProvider | null;
+  /** Where files are kept; default the local folder of defaultFilesDir(). */
+  files?: FileStorage;
+  /** sha256 (hex) of the operator API's credential; the operator API answers 404 without one. */
+  operatorTokenHash?: string;
 }
 
 export function normalizeBasePath(p?: string): string {
@@ -93,7 +101,8 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: opts.trustProxy ?? false,
+    // A hop count is supported at run time (lib/request.js), though the types only name booleans and strings.
+    trustProxy: (opts.trustProxy ?? false) as boolean | string,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -114,6 +123,8 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     sms: opts.sms ?? null,
     shuttingDown: false,
+    files: opts.files ?? new LocalFileStorage(defaultFilesDir()),
+    background: new Set(),
   };
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);
@@ -148,8 +159,9 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The API: authenticated by default, rate-limited per IP with counters in the database.
   await app.register(async (api) => {
-    api.addHook('onRequest', async (_req, reply) => {
+    api.addHook('onRequest', async (req, reply) => {
       reply.header('cache-control', 'no-store');
+      refuseNulInUrl(req.url);
     });
     // As the scope's first onRequest hook (route-level hooks would run after authentication). A request
     // that carries a token to an authenticated route is counted by the auth plugin instead, in its
@@ -168,6 +180,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(authPlugin, { limitOf: (req) => ({ key: `api:${req.ip}`, windowMs: API_WINDOW_MS, max: deps.limits.apiPerMinute }) });
     api.addHook('preValidation', async (req) => {
       if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) req.body = {};
+      checkInputShape(req);
     });
     if (opts.testHooks?.beforeHandler) {
       const hook = opts.testHooks.beforeHandler;
@@ -180,12 +193,13 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(overviewRoutes);
     await api.register(contentRoutes);
     await api.register(insureFormRoutes);
-    await api.register(paymentRoutes, { provider: opts.payments });
+    await api.register(paymentRoutes, { provider: opts.payments ?? null });
     await api.register(insuredPersonRoutes);
     await api.register(insureUploadRoutes);
     await api.register(claimAttachmentRoutes);
     await api.register(exportRoutes);
     await api.register(businessLegacyRoutes);
+    await api.register(operatorRoutes, { tokenHash: opts.operatorTokenHash });
   });
 
   if (opts.staticDir) {
@@ -203,9 +217,11 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     throw new HttpError(405, 40500, `不支持 ${req.method} 请求`);
   });
 
-  // Old rate-limit windows are useless; trimmed now and then (any instance may do it).
-  const pruner = setInterval(() => prune(deps.db).catch(() => undefined), 10 * 60_000);
-  pruner.unref();
-  app.addHook('onClose', async () => clearInterval(pruner));
+  // Expired sessions, codes, idempotency records and rate-limit windows are deleted now and then (any gateway may).
+  const stopPurge = schedulePurge(deps.db, (err) => app.log.warn({ err }, 'purge of expired rows failed'));
+  app.addHook('onClose', async () => {
+    stopPurge();
+    await Promise.allSettled([...deps.background]);
+  });
   return app;
 }

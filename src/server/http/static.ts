@@ -29,9 +29,12 @@ export function browserSchemas(files: Record<string, unknown>): Record<string, u
   return Object.fromEntries(Object.entries(files).filter(([k]) => !k.startsWith('schemas/meta/')));
 }
 
-/** window.__APP_CONFIG__ from the environment: env (APP_ENV), services (SERVICE_URLS JSON), sentryDsn. */
-export function appConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
-  const cfg: Record<string, unknown> = { env: env.APP_ENV || 'production' };
+/**
+ * window.__APP_CONFIG__ from the environment: env (the gateway's environment name, environment.ts
+ * appEnvName: APP_ENV, else production), services (SERVICE_URLS JSON), sentryDsn.
+ */
+export function appConfigFromEnv(env: NodeJS.ProcessEnv = process.env, envName = env.APP_ENV || 'production'): Record<string, unknown> {
+  const cfg: Record<string, unknown> = { env: envName };
   if (env.SERVICE_URLS) {
     try {
       cfg.services = JSON.parse(env.SERVICE_URLS);

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { extensionOf } from '../files/checks.ts';
 import { downloadHeaders } from '../files/download.ts';
-import { createFileStorage } from '../files/storage.ts';
 import { notFound, ok } from '../http/errors.ts';
 import { maskPhone } from '../util.ts';
 import { applyMasks, selectList } from '../entity/query.ts';
@@ -21,7 +20,7 @@ type RowOut = FormRowResult;
 export default async function insureFormRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const formRow = app.deps.entities.registry.get('insure-batch-row');
-  const storage = createFileStorage();
+  const storage = app.deps.files;
 
   async function batchOf(businessId: string, rawId: string) {
     const id = Number(rawId);

@@ -21,6 +21,7 @@ import type { Business, User } from '../http/types.ts';
 import { rosterRowErrors } from '../files/roster-schema.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { startConfirmJob, type ConfirmJob } from './insure-upload-confirm-job.ts';
+import { scheduleTakeover } from './insure-upload-confirm-resume.ts';
 import { coveredIdCards, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
 import { labelled } from '../../shared/entity/messages.ts';
@@ -28,7 +29,7 @@ import { ageProblem } from '../../shared/insurable-age.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { columns as columnsOf, recordset, recordValues, sharedKeys, storedJson, type EntityRecord } from '../entity/record.ts';
 
-interface ConfirmBody {
+export interface ConfirmBody {
   uploadId?: unknown;
   planName?: unknown;
   startDate?: unknown;
@@ -130,26 +131,41 @@ interface Prepared {
   upload: UploadRow | null;
 }
 
+/** The upload a confirmation is about: its row and stored parse result (checked for a new confirmation). */
+async function uploadOf(tx: Db, biz: Business, body: ConfirmBody, resume?: ResumeOf): Promise<{ upload: UploadRow | null; result: UploadResult | null }> {
+  if (resume) {
+    // A job taken over: read without a lock (the job's heartbeat and the final guarded UPDATE write the row).
+    const [upload] = await tx.query<UploadRow & { result: UploadResult }>(`SELECT ${UPLOAD_COLS}, result FROM insure_uploads WHERE id = $1 AND business_id = $2`, [
+      resume.uploadId,
+      biz.businessId,
+    ]);
+    if (!upload || upload.status !== 'confirming') throw new HttpError(409, 40900, '该文件已不在确认中');
+    return { upload, result: upload.result };
+  }
+  if (body.uploadId === undefined || body.uploadId === null || body.uploadId === '') return { upload: null, result: null };
+  const upload = await loadUpload(tx, biz.businessId, body.uploadId, { lock: true });
+  if (upload.status === 'confirmed') throw new HttpError(409, 40900, '该文件已确认投保，请在历史表单中查看');
+  // A confirmation whose job died (stale heartbeat) is taken over: the new token locks the old job out.
+  if (upload.status === 'confirming' && !upload.confirm_stale) throw new HttpError(409, 40900, '该文件正在确认投保，请稍候');
+  if (upload.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
+  if (upload.status === 'failed') throw badInput(upload.error ?? '文件解析失败，请重新上传');
+  const [r] = await tx.query<{ result: UploadResult }>('SELECT result FROM insure_uploads WHERE id = $1', [upload.id]);
+  return { upload, result: r.result };
+}
+
+/** A confirmation job being taken over by another gateway (insure-upload-confirm-resume.ts). */
+export interface ResumeOf {
+  uploadId: number;
+}
+
 /** Everything checked before anything is insured: plan, start date, the upload's state, the rows. 400/409 otherwise. */
-async function prepare(tx: Db, registry: EntityRegistry, biz: Business, body: ConfirmBody): Promise<Prepared> {
+export async function prepare(tx: Db, registry: EntityRegistry, biz: Business, body: ConfirmBody, resume?: ResumeOf): Promise<Prepared> {
   const planName = str(body.planName);
   const startDate = str(body.startDate);
   const plan = await rosterPlan(tx, planName);
   const startErr = coverStartError(startDate);
   if (startErr) throw badInput(startErr, [{ field: 'startDate', message: startErr }]);
-
-  let result: UploadResult | null = null;
-  let upload: UploadRow | null = null;
-  if (body.uploadId !== undefined && body.uploadId !== null && body.uploadId !== '') {
-    upload = await loadUpload(tx, biz.businessId, body.uploadId, { lock: true });
-    if (upload.status === 'confirmed') throw new HttpError(409, 40900, '该文件已确认投保，请在历史表单中查看');
-    // A confirmation whose job died (stale heartbeat) is taken over: the new token locks the old job out.
-    if (upload.status === 'confirming' && !upload.confirm_stale) throw new HttpError(409, 40900, '该文件正在确认投保，请稍候');
-    if (upload.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
-    if (upload.status === 'failed') throw badInput(upload.error ?? '文件解析失败，请重新上传');
-    const [r] = await tx.query<{ result: UploadResult }>('SELECT result FROM insure_uploads WHERE id = $1', [upload.id]);
-    result = r.result;
-  }
+  const { upload, result } = await uploadOf(tx, biz, body, resume);
 
   let rows: Candidate[];
   if (body.rows !== undefined) rows = bodyRows(registry, body.rows);
@@ -183,7 +199,7 @@ async function prepare(tx: Db, registry: EntityRegistry, biz: Business, body: Co
  * and counts, and for an upload its confirmation — only if it is still this job's (`token`), so a job
  * given back as interrupted can never commit.
  */
-async function insure(tx: Db, registry: EntityRegistry, biz: Business, p: Prepared, job?: { token: string; onProgress(done: number): void }) {
+export async function insure(tx: Db, registry: EntityRegistry, biz: Business, p: Prepared, job?: { token: string; onProgress(done: number): void }) {
   const { plan, startDate, rows, result, upload } = p;
   const batch = await createInsuranceBatch(
     tx,
@@ -237,13 +253,17 @@ async function insure(tx: Db, registry: EntityRegistry, biz: Business, p: Prepar
   return answer;
 }
 
-/** Marks a checked upload `confirming` for a new job; the 202 answer is its status view. */
-async function accept(tx: Db, p: Prepared & { upload: UploadRow }, token: string) {
+/**
+ * Marks a checked upload `confirming` for a new job; the 202 answer is its status view. What was
+ * confirmed is kept with it, so another gateway can run the job again if this one dies.
+ */
+async function accept(tx: Db, p: Prepared & { upload: UploadRow }, token: string, body: ConfirmBody) {
+  const input: ConfirmBody = { planName: body.planName, startDate: body.startDate, ...(body.rows !== undefined ? { rows: body.rows } : {}) };
   const [row] = await tx.query<UploadRow>(
     `UPDATE insure_uploads SET status = 'confirming', confirm_token = $2, confirm_done = 0, confirm_total = $3, confirm_result = NULL,
-            error = NULL, updated_at = now()
+            error = NULL, confirm_input = $4::jsonb, confirm_attempts = 0, updated_at = now()
       WHERE id = $1 RETURNING ${UPLOAD_COLS}`,
-    [p.upload.id, token, p.rows.length],
+    [p.upload.id, token, p.rows.length, JSON.stringify(input)],
   );
   return uploadView(row);
 }
@@ -252,8 +272,11 @@ export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const { registry } = app.deps.entities;
   const jobs = new Set<Promise<void>>();
+  // Jobs of a gateway that died are taken over here (insure-upload-confirm-resume.ts).
+  const stopTakeover = scheduleTakeover(db, registry, app.log, jobs);
   // A closing gateway lets its running confirmations finish (their state is in the database either way).
   app.addHook('onClose', async () => {
+    stopTakeover();
     await Promise.allSettled([...jobs]);
   });
 
@@ -274,7 +297,7 @@ export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
         const p = await prepare(tx, registry, biz, body);
         if (!p.upload) return { status: 200, body: ok(await insure(tx, registry, biz, p)) };
         const token = randomUUID();
-        const view = await accept(tx, { ...p, upload: p.upload }, token);
+        const view = await accept(tx, { ...p, upload: p.upload }, token, body);
         job = { uploadId: p.upload.id, token, run: (jtx, onProgress) => insure(jtx, registry, biz, p, { token, onProgress }) };
         return { status: 202, body: ok(view) };
       };

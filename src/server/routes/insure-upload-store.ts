@@ -70,10 +70,14 @@ export interface UploadRow {
 /** A parse that stopped reporting (its gateway process died) is failed after this long. */
 export const STALE_PARSE_SECONDS = 180;
 /**
- * A confirmation job that stopped reporting (heartbeat every few seconds) is given back after this
- * long: its transaction died with its process, so nothing was insured and the user may confirm again.
+ * A confirmation job that stopped reporting (heartbeat every few seconds) is taken over by another
+ * gateway after this long (CONFIRM_STALE_SECONDS, default 60): its transaction died with its process,
+ * so nothing was insured, and the job runs again from its stored input
+ * (routes/insure-upload-confirm-resume.ts). After MAX_CONFIRM_ATTEMPTS takeovers, or for a job without
+ * stored input, the upload is given back instead and the user may confirm again.
  */
-export const STALE_CONFIRM_SECONDS = 60;
+export const STALE_CONFIRM_SECONDS = Number(process.env.CONFIRM_STALE_SECONDS) > 0 ? Number(process.env.CONFIRM_STALE_SECONDS) : 60;
+export const MAX_CONFIRM_ATTEMPTS = 3;
 
 /** The columns of an UploadRow (SELECT / RETURNING list). */
 export const UPLOAD_COLS = `id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name,
@@ -84,8 +88,8 @@ export const CONFIRM_INTERRUPTED = '确认投保中断（服务重启或连接�
 
 /**
  * An upload of the business. Read without a lock, a background step whose heartbeat went stale is
- * settled first: a parse is failed (STALE_PARSE_SECONDS), a confirmation goes back to ready with
- * CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
+ * settled first: a parse is failed (STALE_PARSE_SECONDS), a confirmation that cannot be taken over
+ * goes back to ready with CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
  * (a second UPDATE of the row in the transaction would make PostgreSQL re-check its business key and
  * wait for a confirmation holding that business's row).
  */
@@ -99,8 +103,9 @@ export async function loadUpload(q: Queryable, businessId: string, rawId: unknow
             confirm_token = NULL, confirm_done = 0, updated_at = now()
       WHERE id = $1 AND business_id = $2
         AND ((status = 'parsing' AND updated_at < now() - make_interval(secs => $3))
-          OR (status = 'confirming' AND updated_at < now() - make_interval(secs => $4)))`,
-    [id, businessId, STALE_PARSE_SECONDS, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED],
+          OR (status = 'confirming' AND updated_at < now() - make_interval(secs => $4)
+              AND (confirm_input IS NULL OR confirm_attempts >= $6)))`,
+    [id, businessId, STALE_PARSE_SECONDS, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED, MAX_CONFIRM_ATTEMPTS],
   );
   const rows = await q.query<UploadRow>(
     `SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,

@@ -8,7 +8,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { coverStartError, earliestCoverStart, hashRequest, localParts, MAX_BATCH_ROWS, quoteInsurance, withIdempotency, type Quote } from '../domain/index.ts';
 import { checkUpload, cleanFileName, downloadHeaders, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
-import { createFileStorage, FileNotFoundError } from '../files/storage.ts';
+import { FileNotFoundError } from '../files/storage.ts';
 import { MAX_BYTES, MAX_ROWS, tooLargeMessage, type ProbedKey } from '../files/types.ts';
 import { templateWorkbook } from '../files/workbooks.ts';
 import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
@@ -83,7 +83,7 @@ function storageKey(businessId: string, ext: string): string {
 export default async function insureUploadRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const { registry } = app.deps.entities;
-  const storage = createFileStorage();
+  const storage = app.deps.files;
   const running = new Set<{ cancel(): void }>();
   await app.register(multipart, { limits: { fileSize: MAX_BYTES, files: 1 } });
   app.addHook('onClose', async () => {

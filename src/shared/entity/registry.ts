@@ -1,7 +1,7 @@
 /**
  * Entity registry: takes parsed entity files (schemas/entities/*.json), resolves references
  * (a field given as "insured-person.name", array items { "entity": "insured-person" }) and
- * answers lookups. Structural validation with file + JSON path lives in src/schema/validator.ts.
+ * answers lookups. Validation with file + JSON path lives in src/schema/validate.ts.
  */
 import { inputFields } from './rules.ts';
 import type { EntitySchema, FieldSchema } from './types.ts';

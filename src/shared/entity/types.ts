@@ -76,6 +76,7 @@ export const RULE_ORDER = [
   'type',
   'minLength',
   'maxLength',
+  'chars',
   'format',
   'pattern',
   'enum',

@@ -143,7 +143,8 @@ export function UploadInsurance() {
           uploadId: upload?.id,
           planName: planName!,
           startDate: startDate!,
-          rows: rows.map((x) => ({ ...(x.row ? { row: x.row } : {}), name: x.values.name, idCard: x.values.idCard, phone: x.values.phone, jobType: x.values.jobType })),
+          // Every column of the roster (the person's writable fields), as the editor holds them.
+          rows: rows.map((x) => ({ ...x.values, ...(x.row ? { row: x.row } : {}) })),
         },
         confirmKey.current,
       );

@@ -89,7 +89,8 @@ export interface ConfirmBody {
   uploadId?: number;
   planName: string;
   startDate: string;
-  rows: Array<{ row?: number; name: string; idCard: string; phone?: string; jobType?: string }>;
+  /** The roster's columns (the person's writable fields) by key, as text, and the sheet row of an uploaded row. */
+  rows: Array<Record<string, string | number | undefined> & { row?: number }>;
 }
 
 /**
