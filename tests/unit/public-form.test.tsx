@@ -47,7 +47,8 @@ describe('PublicForm', () => {
     fillLogin('13800000001', 'demo1234');
     const phone = screen.getByPlaceholderText('请输入手机号');
     fireEvent.click(loginButton());
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('手机号：该手机号未注册账号'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('该手机号未注册账号'));
+    expect(screen.getByRole('alert').textContent).not.toContain('手机号：该手机号'); // the message names its field already
     // on the field itself (exact text), not only in the summary
     await waitFor(() => expect(document.querySelector('.ant-form-item-explain-error')?.textContent).toBe('该手机号未注册账号'));
     fireEvent.change(phone, { target: { value: '13800000000' } });
