@@ -1,6 +1,17 @@
 import { Button, Result } from 'antd';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { ApiError } from '../../services/request';
 import { listPathOf } from './listPath';
+
+/**
+ * The gateway has no such record for this business: a 404, or a 400 on the route's id (an id that is no
+ * record number at all, e.g. …/order-manage/abc). Returns the gateway's sentence for DetailNotFound.
+ */
+export function notFoundMessage(e: unknown): string | undefined {
+  if (!(e instanceof ApiError)) return undefined;
+  if (e.status === 404 || (e.status === 400 && e.fieldErrors.some((f) => f.field === 'id'))) return e.message || '该记录不存在';
+  return undefined;
+}
 
 /**
  * What every detail shows for an id the business has no record of (a 404 from the gateway, a mistyped

@@ -6,7 +6,7 @@ import { fillPath } from '../../schema/routes';
 import { matchesWhen } from '../../schema/when';
 import { api, ApiError } from '../../services/request';
 import { formatValue } from '../format';
-import { DetailNotFound } from './DetailNotFound';
+import { DetailNotFound, notFoundMessage } from './DetailNotFound';
 
 type Data = Record<string, unknown>;
 
@@ -56,8 +56,8 @@ export function DetailPage({ schema, standalone }: { schema: DetailSchema; stand
   }, [url]);
 
   if (error) {
-    return error.status === 404 ? (
-      <DetailNotFound message={error.message} />
+    return notFoundMessage(error) ? (
+      <DetailNotFound message={notFoundMessage(error)} />
     ) : (
       <Alert type="error" showIcon message={error.message} />
     );

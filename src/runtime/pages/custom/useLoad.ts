@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError } from '../../../services/request';
+import { notFoundMessage } from '../DetailNotFound';
 
 export interface Load<T> {
   data?: T;
@@ -22,7 +23,7 @@ export function useLoad<T>(url: string | null, what: string): Load<T> & { reload
       .then((data) => live && setState({ data, loading: false }))
       .catch((e: unknown) => {
         const detail = e instanceof ApiError && e.message ? `：${e.message}` : '';
-        const notFound = e instanceof ApiError && e.status === 404 ? e.message || `未找到该${what}` : undefined;
+        const notFound = notFoundMessage(e);
         if (live) setState({ error: `${what}加载失败${detail}`, notFound, loading: false });
       });
     return () => {

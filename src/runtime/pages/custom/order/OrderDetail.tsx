@@ -7,7 +7,7 @@ import { api, ApiError } from '../../../../services/request';
 import { useStores } from '../../../context';
 import { formatValue } from '../../../format';
 import { LazyDetailPage as DetailPage } from '../../lazy';
-import { DetailNotFound } from '../../DetailNotFound';
+import { DetailNotFound, notFoundMessage } from '../../DetailNotFound';
 import { afterPaid, PayDialog, type Due, type PayableOrder, type PayResponse } from './PayDialog';
 
 /** Label and tag colour of a pay status, from the order detail schema (the entity's options). */
@@ -51,7 +51,7 @@ export const OrderDetail = observer(function OrderDetail() {
     setVersion((v) => v + 1);
   };
 
-  if (error instanceof ApiError && error.status === 404) return <DetailNotFound message={error.message} />;
+  if (notFoundMessage(error)) return <DetailNotFound message={notFoundMessage(error)} />;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       {error && <Alert type="error" showIcon role="alert" message={error instanceof ApiError ? error.message : error} />}
