@@ -9,13 +9,19 @@ const ui = useSignedInPage(baseUrl, DESKTOP);
 const due = () => ui.get<{ balance: number; unpaidCount: number; unpaidAmount: number }>('/api/payments/due');
 const money = (n: number) => `¥${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
+/** What is due, and an unpaid order the balance can pay. */
+async function affordableUnpaid() {
+  const before = await due();
+  const unpaid = await ui.get<{ list: Array<{ id: number; orderNo: string; amount: number }> }>('/api/orders?payStatus=unpaid&pageSize=100');
+  const order = unpaid.list.find((o) => o.amount <= before.balance)!;
+  expect(order).toBeTruthy();
+  return { before, order };
+}
+
 describe('paying and costs in the browser (prepaid business)', () => {
   it('pays an unpaid order from the list: 去支付 opens the payment dialog right there', async () => {
     const { page } = ui;
-    const before = await due();
-    const unpaid = await ui.get<{ list: Array<{ id: number; orderNo: string; amount: number }> }>('/api/orders?payStatus=unpaid&pageSize=100');
-    const order = unpaid.list.find((o) => o.amount <= before.balance)!;
-    expect(order).toBeTruthy();
+    const { before, order } = await affordableUnpaid();
 
     // The list says what is due and offers 去支付 on unpaid rows.
     const listUrl = `${baseUrl}${P.orders}?payStatus=unpaid&current=1&pageSize=100`;
@@ -43,10 +49,7 @@ describe('paying and costs in the browser (prepaid business)', () => {
 
   it('pays an unpaid order from its detail page: the order shows 已支付 and the balance drops by its amount', async () => {
     const { page } = ui;
-    const before = await due();
-    const unpaid = await ui.get<{ list: Array<{ id: number; orderNo: string; amount: number }> }>('/api/orders?payStatus=unpaid&pageSize=100');
-    const order = unpaid.list.find((o) => o.amount <= before.balance)!;
-    expect(order).toBeTruthy();
+    const { before, order } = await affordableUnpaid();
     await page.goto(`${baseUrl}${P.orders}/${order.id}`);
 
     await expect.poll(() => page.getByTestId('order-pay-status').innerText()).toBe('待支付');
