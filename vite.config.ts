@@ -48,6 +48,9 @@ function precompress(outDir = 'dist'): Plugin {
 
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
 
+/** Under vitest only (`vite build` reads this file too): the slowest test files first. */
+const sequencer = process.env.VITEST ? (await import('./tests/vitest/sequencer.ts')).default : undefined;
+
 export default defineConfig(({ command }) => ({
   // Built assets are referenced relatively; the gateway rewrites index.html for the
   // configured base path (window.__APP_CONFIG__.basePath), so one build serves any base.
@@ -82,9 +85,14 @@ export default defineConfig(({ command }) => ({
     },
   },
   test: {
-    // A machine-readable report next to the console one: .ci/run reads its counts.
-    reporters: ['default', 'json'],
+    // A machine-readable report next to the console one: .ci/run reads its counts; then the ten slowest files.
+    reporters: ['default', 'json', './tests/vitest/slowest-files.ts'],
     outputFile: { json: 'test-results/vitest.json' },
+    // Two files at a time on the 2-core machines, unit and e2e files side by side (one group: both
+    // projects share this worker count), the slowest first (tests/vitest/sequencer.ts). Each worker slot
+    // has its own gateway for the e2e files (tests/e2e/global-setup.ts, session.ts).
+    maxWorkers: 2,
+    sequence: sequencer ? { sequencer } : undefined,
     projects: [
       {
         extends: true,
@@ -102,9 +110,9 @@ export default defineConfig(({ command }) => ({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/worker-gateway.ts'],
           testTimeout: 120000,
           hookTimeout: 600000,
-          fileParallelism: false,
         },
       },
     ],

@@ -37,6 +37,8 @@ const running = await startServer({
   basePath: env.BASE_PATH || '/',
   staticDir,
   seed: demo,
+  // The schema studio's API (`npm run dev` passes --studio); startServer refuses it in production.
+  studio: process.argv.includes('--studio'),
   logLevel: env.LOG_LEVEL || 'info',
   trustProxy: trustProxyFrom(env.TRUST_PROXY),
 }).catch((err: NodeJS.ErrnoException) => {

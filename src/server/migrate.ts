@@ -62,6 +62,14 @@ export interface MigrateOptions {
 }
 
 /**
+ * What code owns on entity tables, which the entity migration neither reports nor drops: the money
+ * rules' bookkeeping columns, and the indexes the money rules, uploads and attachments create.
+ */
+export function codeOwned(): { codeColumns: Record<string, readonly string[]>; codeIndexes: string[] } {
+  return { codeColumns: DOMAIN_COLUMNS, codeIndexes: indexNamesIn([...MIGRATIONS, ...MONEY_DDL, ...UPLOAD_DDL, ...CLAIM_ATTACHMENT_DDL]) };
+}
+
+/**
  * The base schema: the fixed tables above, then every entity table with its columns and indexes
  * (src/server/entity/migrate.ts: additive, destructive changes refused). Columns the money rules own
  * (src/server/domain/ddl.ts, applied after this) are left to them.
@@ -72,13 +80,7 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<Migrat
   }
   const root = opts.schemaRoot ?? REPO_ROOT;
   const { registry, migrationsDir } = entitiesAt(root);
-  const report = await migrateEntities(db, {
-    entities: Object.values(registry.entities),
-    migrationsDir,
-    codeColumns: DOMAIN_COLUMNS,
-    // Indexes the money rules, uploads and attachments create on entity tables are theirs, not stale.
-    codeIndexes: indexNamesIn([...MIGRATIONS, ...MONEY_DDL, ...UPLOAD_DDL, ...CLAIM_ATTACHMENT_DDL]),
-  });
+  const report = await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, ...codeOwned() });
   // Claim attachments reference claims (an entity table), so they follow the entity migration.
   for (const sql of CLAIM_ATTACHMENT_DDL) await db.query(sql);
   // Generated numbers (entity fields with a "serial:" default) come from one sequence (entity/serial.ts).

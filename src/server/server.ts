@@ -54,6 +54,11 @@ export interface StartServerOptions {
    * development or demo data is asked for (seed), and always when APP_ENV or NODE_ENV says production.
    */
   production?: boolean;
+  /**
+   * The schema studio's API (/api/studio/*, src/server/studio): editing the files under schemaRoot.
+   * Development only (`npm run dev`); refused in production.
+   */
+  studio?: boolean;
   /** window.__APP_CONFIG__ extras; default from APP_ENV, SERVICE_URLS, SENTRY_DSN. */
   appConfig?: Record<string, unknown>;
   /** Test-only seams (e.g. hold a request in flight). */
@@ -114,6 +119,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   try {
     await migrateAll(db, opts.schemaRoot ?? REPO_ROOT, entities);
     if (production) await checkProductionSafety(db, opts);
+    if (production && opts.studio) throw new StartupError('the schema studio (--studio) edits schemas/ and runs only in development (APP_ENV=development or --demo)');
     if (opts.seed === true) {
       await seed(db);
       // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
@@ -136,6 +142,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       trustProxy: opts.trustProxy,
       appConfig: opts.appConfig ?? appConfigFromEnv(process.env, appEnvName(process.env, !production)),
       testHooks: opts.testHooks,
+      studio: opts.studio ? { root: opts.schemaRoot ?? REPO_ROOT } : undefined,
     });
     providers.attachLog(app);
     await app.listen({ port: opts.port ?? 8080, host });

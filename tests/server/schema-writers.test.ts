@@ -98,6 +98,10 @@ const WRITERS: Record<string, Writer> = {
   'POST /api/claim-attachments': { none: 'stores a file' },
   'DELETE /api/claim-attachments/{id}': { none: 'deletes a file' },
   'DELETE /api/bank-accounts/{id}': { none: 'deletes an account' },
+  'POST /api/operator/businesses': { none: 'operator: a business (a platform table, not an entity schema)' },
+  'POST /api/operator/users': { none: 'operator: a user and their role (platform tables)' },
+  'POST /api/operator/invitations': { none: 'operator: a set-password code' },
+  'POST /api/operator/unlock': { none: 'operator: clears sign-in limits' },
   'POST /api/insure/roster': {
     run: async (c, n) => {
       const values = valuesFor(n);

@@ -6,6 +6,7 @@
 import type { Queryable } from '../db.ts';
 import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { yuanToCents } from '../../shared/money.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
 import { cappedCountSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
@@ -96,7 +97,7 @@ function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string
       // Stored in cents: 12.5 finds 1250.
       const nums = values.map(Number);
       if (!nums.length || nums.some((n) => !Number.isFinite(n))) throw new QueryError(key, `筛选条件“${f.label}”必须为金额`);
-      return `${c} = ANY(${p(nums.map((n) => Math.round(n * 100)))}::bigint[])`;
+      return `${c} = ANY(${p(nums.map(yuanToCents))}::bigint[])`;
     }
     case 'integer':
     case 'ref': {
@@ -120,7 +121,7 @@ function rangeFilter(key: string, param: string, f: FieldSchema, raw: string, p:
     if (nums.some((n) => n !== undefined && !Number.isFinite(n))) {
       throw new QueryError(param, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
     }
-    const scale = (n: number) => (f.type === 'money' ? Math.round(n * 100) : n);
+    const scale = (n: number) => (f.type === 'money' ? yuanToCents(n) : n);
     const out: string[] = [];
     if (nums[0] !== undefined) out.push(`${columnOf(key, f)} >= ${p(scale(nums[0]))}`);
     if (nums[1] !== undefined) out.push(`${columnOf(key, f)} <= ${p(scale(nums[1]))}`);

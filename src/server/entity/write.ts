@@ -5,6 +5,7 @@
  */
 import type { Queryable } from '../db.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
+import { yuanToCents } from '../../shared/money.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { columnOf, tableOf } from './ddl.ts';
 import { serialNo } from './serial.ts';
@@ -13,7 +14,7 @@ import { serialNo } from './serial.ts';
 export function toDbValue(f: FieldSchema, v: unknown): [unknown, string] {
   switch (f.type) {
     case 'money':
-      return [Math.round(Number(v) * 100), ''];
+      return [yuanToCents(v), ''];
     case 'idCard':
     case 'taxNo':
       return [String(v).toUpperCase(), ''];

@@ -42,6 +42,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   db: Db;
+  /** The schema studio's API on the files under `root` (development only: startServer refuses it in production). */
+  studio?: { root: string };
   /** The schemas to run on (default: the repository's). */
   entities?: LoadedEntities;
   /** Directory with the built UI (index.html + assets/). No static serving when omitted. */
@@ -199,6 +201,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(claimAttachmentRoutes);
     await api.register(exportRoutes);
     await api.register(businessLegacyRoutes);
+    if (opts.studio) await api.register((await import('../studio/routes.ts')).default, opts.studio);
     await api.register(operatorRoutes, { tokenHash: opts.operatorTokenHash });
   });
 

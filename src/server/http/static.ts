@@ -93,6 +93,8 @@ export default async function staticRoutes(app: FastifyInstance, opts: StaticOpt
       throw badInput('请求地址格式不正确');
     }
     if (basePath === '/' && (rel === 'api' || rel.startsWith('api/'))) throw notFound(`接口不存在：${req.method} ${path}`);
+    // The schema studio is a development tool served by the dev server (npm run dev), never by a gateway's build.
+    if (rel === 'studio' || rel.startsWith('studio/')) throw notFound('schema studio 只在开发环境（npm run dev）中提供');
     if (rel === '' || rel === 'index.html' || rel.includes('\0')) return serveIndex(req, reply);
     const file = resolve(root, rel);
     if (file !== root && !file.startsWith(root + sep)) throw notFound('资源不存在');
