@@ -229,7 +229,10 @@ describe('lists', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe(40400);
     expect(missing.body.message).toBe('当前企业下不存在该理赔申请（ID：999999）');
-    expect((await c.call('GET', '/api/claims/abc')).status).toBe(404);
+    // An id that is no record number is bad input (input-shape.ts); the browser shows 未找到 for both.
+    const notAnId = await c.call('GET', '/api/claims/abc');
+    expect(notAnId.status).toBe(400);
+    expect(notAnId.body.errors).toEqual([{ field: 'id', message: '编号应为不以 0 开头的正整数' }]);
   });
 
   it('returns the overview numbers', async () => {
