@@ -72,15 +72,15 @@ describe('PublicForm', () => {
     fireEvent.change(password, { target: { value: 'onlyletters' } });
     fireEvent.change(confirm, { target: { value: 'onlyletters' } });
     submit();
-    await waitFor(() => expect(screen.getByText('密码需同时包含字母和数字')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('密码需同时包含字母和数字')).toBeTruthy(), { timeout: 15000 });
     fireEvent.change(password, { target: { value: 'abc12345' } });
     fireEvent.change(confirm, { target: { value: 'abc12346' } });
     submit();
-    await waitFor(() => expect(screen.getByText('两次输入的密码不一致')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('两次输入的密码不一致')).toBeTruthy(), { timeout: 15000 });
     expect(fetchMock).not.toHaveBeenCalled();
     fireEvent.change(confirm, { target: { value: 'abc12345' } });
     submit();
-    await waitFor(() => expect(onSubmitted).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(onSubmitted).toHaveBeenCalledTimes(1), { timeout: 15000 });
     const [url, init] = fetchMock.mock.calls[0];
     expect(String(url)).toContain('/api/auth/set-password');
     const sent = JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>;
