@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { coverStartError, earliestCoverStart, hashRequest, localParts, MAX_BATCH_ROWS, quoteInsurance, withIdempotency, type Quote } from '../domain/index.ts';
 import { checkUpload, cleanFileName, downloadHeaders, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
 import { FileNotFoundError } from '../files/storage.ts';
-import { MAX_BYTES, MAX_ROWS, tooLargeMessage } from '../files/types.ts';
+import { MAX_BYTES, MAX_ROWS, tooLargeMessage, type ProbedKey } from '../files/types.ts';
 import { templateWorkbook } from '../files/workbooks.ts';
 import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
@@ -18,6 +18,7 @@ import { idempotencyKey } from './idempotency-key.ts';
 import insureUploadConfirmRoutes from './insure-upload-confirm.ts';
 import { startParse } from './insure-upload-parse.ts';
 import { coveredIdCards, loadUpload, rosterColumns, rosterPlan, UPLOAD_COLS, uploadView, type UploadRow } from './insure-upload-store.ts';
+import { ageProblem } from '../../shared/insurable-age.ts';
 
 const TAGS = ['insure-uploads'];
 const MAX_FILE_NAME = 200;
@@ -159,8 +160,15 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       reply.header('idempotent-replayed', String(replayed));
     } else row = await create(db);
     if (!replayed) {
-      // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers.
-      const coveredKeys = (idCards: string[]) => coveredIdCards(db, biz.businessId, plan, startDate, idCards);
+      // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers;
+      // someone outside the plan's insurable ages is refused with the reason (the rule createInsuranceBatch enforces).
+      const coveredKeys = async (idCards: string[]): Promise<ProbedKey[]> => [
+        ...(await coveredIdCards(db, biz.businessId, plan, startDate, idCards)),
+        ...idCards.flatMap((c): ProbedKey[] => {
+          const why = ageProblem(c, startDate, plan);
+          return why ? [[c, why]] : [];
+        }),
+      ];
       const { task, done } = startParse({ db, registry, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, coveredKeys });
       running.add(task);
       void done.finally(() => running.delete(task));
