@@ -151,10 +151,17 @@ for (const target of targets()) {
            SELECT 'B1', '人员' || n, c, '方案', '2026-01-01', '2026-12-31', s FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(c, s, n)`,
           [people.map((p) => p.card), people.map((p) => p.s)],
         );
+        // The ages are the day plans' on sale (any of which automatic insurance may buy): 16–65 together.
+        await db.query(
+          `INSERT INTO plans (code, name, unit, price_cents, min_age, max_age, claim_limit_cents, on_sale) VALUES
+             ('d1', '日单一', 'day', 300, 16, 65, 100000, true), ('d2', '日单二', 'day', 300, 18, 60, 100000, true),
+             ('m1', '月单', 'month', 3000, 10, 70, 100000, true), ('d3', '停售日单', 'day', 300, 0, 120, 100000, false)`,
+        );
+        const ages = [{ minAge: 16, maxAge: 65 }, { minAge: 18, maxAge: 60 }];
         const rule = person.fields.autoStatus.derived as InsurableAgeRule;
         for (const today of ['2026-02-28', '2026-03-01', '2026-03-02', '2028-02-29']) {
           const listed = (await listRows(db, person, 'B1', { pageSize: '100' }, { today })).list;
-          const want = new Map(people.map((p) => [p.card, ageStatus(rule, p.s, p.card, today)]));
+          const want = new Map(people.map((p) => [p.card, ageStatus(rule, p.s, p.card, today, ages)]));
           const byCard = new Map<string, unknown>();
           for (const r of (await db.query<{ id: number; id_card: string }>(`SELECT id, id_card FROM insured_persons`))) byCard.set(String(r.id), r.id_card);
           expect(new Map(listed.map((r) => [byCard.get(String(r.id)), r.autoStatus])), today).toEqual(want);

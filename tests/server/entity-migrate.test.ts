@@ -4,7 +4,7 @@ import type { Db } from '../../src/server/db.ts';
 import { loadSchemaFiles } from '../../src/schema/load-node.ts';
 import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import type { EntitySchema } from '../../src/shared/entity/types.ts';
-import { indexesFor, tableOf } from '../../src/server/entity/ddl.ts';
+import { indexesFor, isBusinessScoped, tableOf } from '../../src/server/entity/ddl.ts';
 import { migrateEntities, MigrationFileFailed, MigrationRefused } from '../../src/server/entity/migrate.ts';
 import { createDayCountsSql, dayCountsOf } from '../../src/server/entity/day-counts.ts';
 import { LEGACY_DDL as LEGACY_MIGRATIONS } from './fixtures/legacy-ddl.ts';
@@ -49,7 +49,9 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     const idx = await indexNames(db);
     for (const e of stored(list)) {
       const cols = await columns(db, tableOf(e));
-      expect(Object.keys(cols), e.name).toEqual(expect.arrayContaining(['id', 'business_id']));
+      // A platform entity's rows (plans) belong to no business.
+      expect(Object.keys(cols), e.name).toEqual(expect.arrayContaining(isBusinessScoped(e) ? ['id', 'business_id'] : ['id']));
+      expect(Object.keys(cols).includes('business_id'), e.name).toBe(isBusinessScoped(e));
       for (const i of indexesFor(e, { trigram: 'public' })) expect(idx.has(i.name), i.name).toBe(true);
     }
     expect((await columns(db, 'orders')).amount_cents).toBe('bigint');
@@ -75,6 +77,7 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect(report.statements.filter((s) => s.startsWith('ALTER TABLE'))).toEqual([
       "ALTER TABLE claims ADD COLUMN attachment_ids TEXT[] NOT NULL DEFAULT '{}'",
       "ALTER TABLE insured_persons ADD COLUMN auto_status TEXT CHECK (auto_status IN ('0', '1', '2', '3'))",
+      'ALTER TABLE insured_persons ADD COLUMN auto_reason TEXT',
       'ALTER TABLE orders ADD COLUMN invoiced BOOLEAN NOT NULL DEFAULT false',
     ]);
   });

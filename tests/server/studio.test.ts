@@ -107,7 +107,7 @@ describe('schema studio API (development gateway on a copy of schemas/)', () => 
     const migration = db1.suggestion;
     // Numbered after the migration files the repository already ships.
     const shipped = readdirSync(join(root, 'schemas/migrations')).filter((f) => f.endsWith('.sql'));
-    const id = `${String(shipped.length + 1).padStart(3, '0')}-update-schema.sql`;
+    const id = `${String(shipped.length + 1).padStart(3, '0')}-rename-employee-no-to-staff-no.sql`;
     expect(migration.file).toBe(`schemas/migrations/${id}`);
     expect(migration.sql).toContain('ALTER TABLE insured_persons RENAME COLUMN employee_no TO staff_no;');
     expect(migration.sql.some((s: string) => s.includes('DROP'))).toBe(false);

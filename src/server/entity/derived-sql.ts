@@ -5,10 +5,11 @@
  * is SQL text of a date (a parameter: the business's today, computed once per request).
  */
 import { coverCountSql, coverStatusSql, coverStatusWhere, type CountSelection, type CoverColumns } from '../../shared/cover-status.ts';
-import { ageStatusSql, ageStatusWhere } from '../../shared/insurable-age.ts';
+import { ageStatusSql, ageStatusWhere, type PlanAgesSql } from '../../shared/insurable-age.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
 import { countTablesOf, type CountTable } from './counts.ts';
-import { columnOf } from './ddl.ts';
+import { columnOf, tableOf } from './ddl.ts';
+import { repoEntities } from './repo.ts';
 
 export const hasDerived = (e: EntitySchema): boolean => Object.values(e.fields).some((f) => f.derived);
 
@@ -25,6 +26,16 @@ function withToday(sql: string, today: () => string): string {
 const col = (e: EntitySchema, k: string, prefix: string) => `${prefix}${columnOf(k, e.fields[k])}`;
 const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
+/**
+ * The plans whose ages decide 1 / 3 of an insurableAge status: the day plans on sale, any of which an
+ * attendance submission may buy (domain/plans.ts autoInsureAges), with the plan entity's columns.
+ */
+function dayPlanAges(): PlanAgesSql {
+  const plan = repoEntities().registry.get('plan');
+  const c = (k: string) => `p.${columnOf(k, plan.fields[k])}`;
+  return { from: `${tableOf(plan)} p WHERE ${c('unit')} = 'day' AND ${c('onSale')}`, minAge: c('minAge'), maxAge: c('maxAge') };
+}
+
 function coverOf(e: EntitySchema, key: string, prefix = '') {
   const rule = e.fields[key].derived;
   if (rule?.rule !== 'coverPeriod') throw new Error(`${e.name}.${key} is not a coverPeriod status`);
@@ -36,7 +47,7 @@ function coverOf(e: EntitySchema, key: string, prefix = '') {
 /** The field's value on `today`, as a SQL expression over the row's columns (`prefix` qualifies them). */
 export function derivedSelect(e: EntitySchema, key: string, today: string, prefix = ''): string {
   const rule = e.fields[key].derived!;
-  if (rule.rule === 'insurableAge') return ageStatusSql(rule, col(e, key, prefix), col(e, rule.idCard, prefix), today);
+  if (rule.rule === 'insurableAge') return ageStatusSql(rule, col(e, key, prefix), col(e, rule.idCard, prefix), today, dayPlanAges());
   const { cols } = coverOf(e, key, prefix);
   return coverStatusSql(rule, cols, today);
 }
@@ -46,7 +57,7 @@ export function derivedWhere(e: EntitySchema, key: string, values: readonly stri
   const rule = e.fields[key].derived!;
   const each =
     rule.rule === 'insurableAge'
-      ? values.map((v) => ageStatusWhere(rule, col(e, key, prefix), col(e, rule.idCard, prefix), TODAY, v))
+      ? values.map((v) => ageStatusWhere(rule, col(e, key, prefix), col(e, rule.idCard, prefix), TODAY, v, dayPlanAges()))
       : values.map((v) => {
           const { cols, eventValues } = coverOf(e, key, prefix);
           return coverStatusWhere(rule, cols, TODAY, v, eventValues) ?? 'FALSE';

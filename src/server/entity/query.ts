@@ -9,7 +9,7 @@ import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
 import { cappedCountSql, countedSql, estimateSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
-import { columnOf, sortKey, tableOf } from './ddl.ts';
+import { columnOf, seekAfter, sortKey, tableOf, type SeekKey } from './ddl.ts';
 import { derivedSelect, hasDerived } from './derived-sql.ts';
 import { parseFilters, QueryError, type Param } from './filters.ts';
 
@@ -124,6 +124,8 @@ export interface PageOptions {
   maxPageSize?: number;
   /** The business's today (YYYY-MM-DD) derived fields are computed on; default: businessToday(). */
   today?: string;
+  /** Keyset paging (pageRows): the rows after this one in the sort order; `current` is then ignored. */
+  after?: SeekKey;
 }
 
 interface Plan {
@@ -158,6 +160,9 @@ interface Plan {
   shortWhere: string;
 }
 
+/** The sort column of a plan ('id' when the list is sorted by id). */
+const sortColumn = (e: EntitySchema, sort: Sort): string => (e.fields[sort.field] ? columnOf(sort.field, e.fields[sort.field]) : 'id');
+
 /** The statement's parts for a list query; with `sum`, `counted` is that field's sum instead of the row count. */
 function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string, frequent?: ReadonlySet<string>): Plan {
   const params: unknown[] = [businessId];
@@ -169,7 +174,9 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
   const today = () => (todayRef ??= hasDerived(e) ? `${p(opts.today ?? businessToday())}::date` : 'CURRENT_DATE');
   const filtered = parseFilters(e, q, p, today, frequent);
   const sort = orderBy(e, q);
-  const counts = filtered.length || sum ? undefined : dayCountsOf(e);
+  // Keyset paging (opts.after): the rows after the previous slice's last, a condition of the page's WHERE only.
+  const seek = opts.after ? [seekAfter(sortColumn(e, sort), e.fields[sort.field], sort.order, opts.after, p)] : [];
+  const counts = filtered.length || sum || seek.length ? undefined : dayCountsOf(e);
   let countedRef: { sql: string | undefined } | undefined;
   const counted = () => (countedRef ??= { sql: counts ? undefined : countedSql(e, filtered, today, sum) }).sql;
   const current = positiveInt(q.current, 1, 1_000_000, 'current', '页码');
@@ -177,7 +184,7 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
   const and = (clauses: string[]) => ['business_id = $1', ...clauses].join(' AND ');
   return {
     table: tableOf(e),
-    where: and(filtered.flatMap((f) => f.where)),
+    where: and([...filtered.flatMap((f) => f.where), ...seek]),
     estimateWhere: and(filtered.flatMap((f) => f.estimate ?? f.where)),
     today,
     sort,
@@ -187,7 +194,7 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
     offset: (current - 1) * pageSize,
     ...(counts ? { counts } : {}),
     counted,
-    prepare: current === 1 && !filtered.length && PREPARED_PAGE_SIZES.has(pageSize),
+    prepare: current === 1 && !filtered.length && !seek.length && PREPARED_PAGE_SIZES.has(pageSize),
     shortTerms: filtered.filter((f) => f.shortTerm).map((f) => f.key),
     shortWhere: and(filtered.filter((f) => f.shortTerm).flatMap((f) => f.estimate ?? [])),
   };
@@ -233,15 +240,6 @@ function pageIdsSql(pl: Plan, extra = 0): string {
   return `SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.sort.sql} LIMIT ${limit} OFFSET ${offset}`;
 }
 
-/** The rows of one page, without a total. */
-async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Record<string, unknown>[]> {
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e, pl.today())} FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.sort.sql}`,
-    pl.params,
-  );
-  return rows.map((r) => applyMasks(e, r));
-}
-
 /**
  * The page's rows as one JSON array (column `rows`), in the order of a row number so json_agg cannot
  * reorder them; `ids` is pageIdsSql.
@@ -262,8 +260,10 @@ function pageList(e: EntitySchema, json: unknown): Record<string, unknown>[] {
 }
 
 /**
- * One page of rows matching the query, without a total: for callers that walk every page of a filter
- * (exports). Same filters, sorting and masking as listRows.
+ * One slice of the rows matching the query, without a total, and the key of its last row: for callers
+ * that walk every row of a filter (exports), each slice starting after the previous one's `last`
+ * (opts.after; keyset paging, so a deep slice costs what the first does). Same filters, sorting and
+ * masking as listRows; `last` is null when the slice is empty.
  */
 export async function pageRows(
   db: Queryable,
@@ -271,8 +271,18 @@ export async function pageRows(
   businessId: string,
   q: ListQuery,
   opts: PageOptions = {},
-): Promise<Record<string, unknown>[]> {
-  return readPage(db, e, await decidedPlan(db, e, businessId, q, opts));
+): Promise<{ rows: Record<string, unknown>[]; last: SeekKey | null }> {
+  const pl = await decidedPlan(db, e, businessId, opts.after ? { ...q, current: undefined } : q, opts);
+  const col = sortColumn(e, pl.sort);
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${selectList(e, pl.today())}, ${col === 'id' ? 'NULL' : `${col}::text`} AS "__seek"
+       FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.sort.sql}`,
+    pl.params,
+  );
+  const tail = rows.at(-1);
+  const last = tail ? { value: tail.__seek as string | null, id: Number(tail.id) } : null;
+  for (const r of rows) delete r.__seek;
+  return { rows: rows.map((r) => applyMasks(e, r)), last };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
+import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type ProbedKey, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
 import type { CoveredMessage, ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
 
 export { MAX_BYTES, MAX_ROWS, SheetError };
@@ -14,9 +14,10 @@ export interface ParseRosterOptions {
   keyColumn: string;
   /**
    * Called once, after the file is read, with each distinct key in it (trimmed, upper case); resolves
-   * to the ones already insured (「该人员已在保」). Only the file's own keys are looked up.
+   * to the ones already insured (「该人员已在保」) or, as [key, reason], that cannot be insured (outside
+   * the plan's ages). Only the file's own keys are looked up.
    */
-  coveredKeys?: (keys: string[]) => Promise<Iterable<string>>;
+  coveredKeys?: (keys: string[]) => Promise<Iterable<ProbedKey>>;
   /** Module loaded inside the worker to obtain the RowValidator (functions cannot cross threads). */
   validatorModule: ValidatorModuleRef;
   maxRows?: number;

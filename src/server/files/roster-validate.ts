@@ -1,13 +1,13 @@
 import { requireColumns } from './roster-map.ts';
-import type { CellError, DuplicateRow, Preview, PreviewRow, RowValidator, SheetColumn, SheetTable } from './types.ts';
+import type { CellError, DuplicateRow, Preview, PreviewRow, ProbedKey, RowValidator, SheetColumn, SheetTable } from './types.ts';
 
 export interface BuildPreviewInput {
   /** As returned by readSheet (rowNumbers/issues optional: defaults headerRow + i + 1 / none). */
   table: Pick<SheetTable, 'headers' | 'rows' | 'headerRow'> & Partial<Pick<SheetTable, 'rowNumbers' | 'issues'>>;
   columns: readonly SheetColumn[];
   validateRow: RowValidator;
-  /** Keys already insured (compared case-insensitively after trimming). */
-  existingKeys?: ReadonlySet<string> | readonly string[];
+  /** Keys already insured, or [key, reason] that cannot be insured (compared case-insensitively after trimming). */
+  existingKeys?: ReadonlySet<string> | readonly ProbedKey[];
   /** Column whose value identifies a person, e.g. 'idCard'. */
   keyColumn: string;
   /** Called every `progressEvery` rows and at the end. */
@@ -30,7 +30,8 @@ export function buildPreview(input: BuildPreviewInput): Preview {
   const mapping = requireColumns(table.headers, columns);
   const labels = new Map(columns.map((c) => [c.key, c.label]));
   const keyByCol = new Map(Object.entries(mapping.index).map(([k, i]) => [i, k]));
-  const existing = new Set([...(input.existingKeys ?? [])].map(normKey));
+  // Key → why it is refused: '' for already insured (a duplicate), else the reason (an error of the key's cell).
+  const existing = new Map([...(input.existingKeys ?? [])].map((k): [string, string] => (typeof k === 'string' ? [normKey(k), ''] : [normKey(k[0]), k[1]])));
   const rowNumbers = table.rowNumbers ?? table.rows.map((_, i) => table.headerRow + i + 1);
 
   const errors: CellError[] = [];
@@ -72,11 +73,14 @@ export function buildPreview(input: BuildPreviewInput): Preview {
       if (first !== undefined) duplicates.push({ row, firstRow: first, column: keyColumn, message: `与第 ${first} 行重复` });
       else {
         firstSeen.set(key, row);
-        if (existing.has(key)) duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
+        const refused = existing.get(key);
+        if (refused === '') duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
+        else if (refused) errors.push({ row, column: keyColumn, label: labels.get(keyColumn) ?? keyColumn, message: refused });
       }
     }
     const isDup = duplicates.length > 0 && duplicates[duplicates.length - 1].row === row;
-    if (rowErrors.length === 0 && !isDup && !bad.has(row)) valid.push({ row, values });
+    const refusedKey = errors.length > 0 && errors[errors.length - 1].row === row;
+    if (rowErrors.length === 0 && !isDup && !refusedKey && !bad.has(row)) valid.push({ row, values });
     if (onProgress && ((i + 1) % every === 0 || i + 1 === total)) onProgress(i + 1, total);
   }
   if (onProgress && total === 0) onProgress(0, 0);

@@ -8,7 +8,7 @@ import { readSheet } from './roster-read.ts';
 import { mapColumns, requireColumns } from './roster-map.ts';
 import { buildPreview, normKey, previewErrors } from './roster-validate.ts';
 import { errorWorkbook } from './workbooks.ts';
-import { SheetError, type ParsedRoster, type RowValidator, type SheetColumn } from './types.ts';
+import { SheetError, type ParsedRoster, type ProbedKey, type RowValidator, type SheetColumn } from './types.ts';
 
 export interface ValidatorModuleRef {
   /** Absolute file path or file: URL of a module (TypeScript allowed). */
@@ -54,14 +54,14 @@ async function loadValidator(ref: ValidatorModuleRef): Promise<RowValidator> {
   return validator as RowValidator;
 }
 
-/** The parent's answer to a `probe`: the keys among them that are already insured. */
+/** The parent's answer to a `probe`: the keys among them already insured, or with the reason they cannot be. */
 export interface CoveredMessage {
   type: 'covered';
-  keys: string[];
+  keys: ProbedKey[];
 }
 
 /** Every distinct non-empty key of the file (trimmed, upper case), sent to the parent; resolves to its answer. */
-function probeCovered(table: { headers: string[]; rows: string[][] }, job: WorkerJob): Promise<string[]> {
+function probeCovered(table: { headers: string[]; rows: string[][] }, job: WorkerJob): Promise<ProbedKey[]> {
   const at = requireColumns(table.headers, job.columns).index[job.keyColumn];
   const keys = new Set<string>();
   if (at !== undefined) for (const cells of table.rows) if (cells[at]) keys.add(normKey(cells[at]));

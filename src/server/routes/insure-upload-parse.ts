@@ -10,7 +10,7 @@ import type { Db } from '../db.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { parseRosterInWorker, type ParseTask } from '../files/parse-in-worker.ts';
 import type { FileStorage } from '../files/storage.ts';
-import { SheetError, type ParsedRoster } from '../files/types.ts';
+import { SheetError, type ParsedRoster, type ProbedKey } from '../files/types.ts';
 import { rosterColumns, rosterFields, type UploadResult } from './insure-upload-store.ts';
 
 const VALIDATOR = fileURLToPath(new URL('../files/roster-schema.ts', import.meta.url));
@@ -23,7 +23,7 @@ export interface ParseJob {
   /** Storage key of the original; the error workbook goes next to it. */
   fileKey: string;
   /** The ones among the file's ID numbers already covered by the upload's plan in its period. */
-  coveredKeys: (idCards: string[]) => Promise<Iterable<string>>;
+  coveredKeys: (idCards: string[]) => Promise<Iterable<ProbedKey>>;
 }
 
 export interface ParseDeps {

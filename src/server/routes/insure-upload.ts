@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { coverStartError, earliestCoverStart, hashRequest, localParts, MAX_BATCH_ROWS, quoteInsurance, withIdempotency, type Quote } from '../domain/index.ts';
 import { checkUpload, cleanFileName, downloadHeaders, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
 import { FileNotFoundError } from '../files/storage.ts';
-import { MAX_BYTES, MAX_ROWS, tooLargeMessage } from '../files/types.ts';
+import { MAX_BYTES, MAX_ROWS, tooLargeMessage, type ProbedKey } from '../files/types.ts';
 import { templateWorkbook } from '../files/workbooks.ts';
 import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
@@ -18,6 +18,7 @@ import { idempotencyKey } from './idempotency-key.ts';
 import insureUploadConfirmRoutes from './insure-upload-confirm.ts';
 import { startParse } from './insure-upload-parse.ts';
 import { coveredIdCards, loadUpload, rosterColumns, rosterPlan, UPLOAD_COLS, uploadView, type UploadRow } from './insure-upload-store.ts';
+import { ageProblem } from '../../shared/insurable-age.ts';
 
 const TAGS = ['insure-uploads'];
 const MAX_FILE_NAME = 200;
@@ -101,7 +102,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
   );
 
   let template: Promise<Buffer> | undefined;
-  app.get('/api/insure-uploads/template', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载名单模板（.xlsx）' } }, async (_req, reply) => {
+  app.get('/api/insure-uploads/template', { config: { auth: 'business', response: { file: true } }, schema: { tags: TAGS, summary: '下载名单模板（.xlsx）' } }, async (_req, reply) => {
     template ??= templateWorkbook({ title: '名单', columns: rosterColumns(registry) });
     reply.headers(downloadHeaders('名单投保模板.xlsx', 'xlsx'));
     return reply.send(await template);
@@ -120,7 +121,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post('/api/insure-uploads', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '上传名单文件（后台解析）' } }, async (req, reply) => {
+  app.post('/api/insure-uploads', { config: { auth: 'business', response: { status: [202] } }, schema: { tags: TAGS, summary: '上传名单文件（后台解析）' } }, async (req, reply) => {
     const { file, fields } = await readMultipart(req);
     const planName = (fields.planName ?? '').trim();
     const startDate = (fields.startDate ?? '').trim();
@@ -159,8 +160,15 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       reply.header('idempotent-replayed', String(replayed));
     } else row = await create(db);
     if (!replayed) {
-      // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers.
-      const coveredKeys = (idCards: string[]) => coveredIdCards(db, biz.businessId, plan, startDate, idCards);
+      // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers;
+      // someone outside the plan's insurable ages is refused with the reason (the rule createInsuranceBatch enforces).
+      const coveredKeys = async (idCards: string[]): Promise<ProbedKey[]> => [
+        ...(await coveredIdCards(db, biz.businessId, plan, startDate, idCards)),
+        ...idCards.flatMap((c): ProbedKey[] => {
+          const why = ageProblem(c, startDate, plan);
+          return why ? [[c, why]] : [];
+        }),
+      ];
       const { task, done } = startParse({ db, registry, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, coveredKeys });
       running.add(task);
       void done.finally(() => running.delete(task));
@@ -200,13 +208,13 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     }
   };
 
-  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/errors', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载错误明细（上传的行 + 错误说明列）' } }, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/errors', { config: { auth: 'business', response: { file: true } }, schema: { tags: TAGS, summary: '下载错误明细（上传的行 + 错误说明列）' } }, async (req, reply) => {
     const u = await loadUpload(db, req.business.businessId, req.params.id);
     const base = u.file_name.replace(/\.[^.]*$/, '') || '名单';
     return sendStored(reply, u.error_key, `${base}-错误明细.xlsx`, 'xlsx', '该文件没有错误行');
   });
 
-  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/file', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载上传的原文件' } }, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/file', { config: { auth: 'business', response: { file: true } }, schema: { tags: TAGS, summary: '下载上传的原文件' } }, async (req, reply) => {
     const u = await loadUpload(db, req.business.businessId, req.params.id);
     return sendStored(reply, u.file_key, u.file_name, u.file_ext, '原文件不存在');
   });
