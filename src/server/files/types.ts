@@ -102,6 +102,12 @@ export interface Progress {
 /** Limits of one roster upload. */
 export const MAX_ROWS = 50_000;
 export const MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * What a zip package (xlsx, docx) may hold once inflated, checked before any parser opens it: a 50,000-row
+ * roster of four columns is 12 MB of XML, so 100 MB leaves room for wide sheets and refuses zip bombs.
+ */
+export const MAX_UNZIPPED_BYTES = 100 * 1024 * 1024;
+export const MAX_ZIP_ENTRIES = 1000;
 
 export type SheetErrorCode = 'TOO_LARGE' | 'TOO_MANY_ROWS' | 'EMPTY' | 'HEADER_MISSING' | 'UNREADABLE' | 'UNSUPPORTED' | 'TIMEOUT' | 'INTERNAL';
 
