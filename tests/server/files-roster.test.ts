@@ -91,6 +91,21 @@ describe('readSheet', () => {
     const many = Buffer.from(`姓名\n${'张三\n'.repeat(11)}`);
     await expect(readSheet(many, 'csv', { maxRows: 10 })).rejects.toMatchObject({ code: 'TOO_MANY_ROWS', message: '单个文件最多 10 行，当前 11 行' });
   });
+
+  it('reads no more of a workbook than the row limit allows, and the first visible sheet', async () => {
+    const rows = [['姓名'], ...Array.from({ length: 40 }, (_, i) => [`员工${i}`])];
+    const big = await xlsx(rows);
+    await expect(readSheet(big, 'xlsx', { maxRows: 39 })).rejects.toMatchObject({ code: 'TOO_MANY_ROWS', message: expect.stringMatching(/^单个文件最多 39 行，当前/) });
+    // Within the limit after blank rows and a title above the header: read.
+    expect((await readSheet(big, 'xlsx', { maxRows: 40 })).rows).toHaveLength(40);
+    const wb = new ExcelJS.Workbook();
+    const hidden = wb.addWorksheet('旧名单');
+    hidden.state = 'hidden';
+    hidden.addRow(['不要读']);
+    wb.addWorksheet('名单').addRows([['姓名'], ['张三']]);
+    const t = await readSheet(Buffer.from(await wb.xlsx.writeBuffer()), 'xlsx');
+    expect(t.rows).toEqual([['张三']]);
+  });
 });
 
 describe('mapColumns', () => {
@@ -140,6 +155,8 @@ describe('buildPreview', () => {
     ]);
     const { p } = await preview(buf, 'xlsx', new Set([ID3]));
     expect(p.total).toBe(6);
+    // Row 7 has a wrong phone and is already insured: counted once, as 有误. Every row is in one category.
+    expect(p.counts).toEqual({ total: 6, valid: 2, errors: 2, duplicates: 2 });
     expect(p.headerRow).toBe(2);
     expect(p.valid.map((v) => v.row)).toEqual([3, 4]);
     expect(p.valid[0].values).toEqual({ name: '张三', idCard: ID1, phone: '13800138000', jobType: '焊工' });

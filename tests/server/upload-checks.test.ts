@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { count, makeIdCard, monthPlan, START, upload, useUploadGateway, waitParsed } from './upload-helpers.ts';
+import { count, makeIdCard, monthPlan, previewRows, START, upload, useUploadGateway, waitParsed } from './upload-helpers.ts';
 
 const c = useUploadGateway();
 let plan: string;
@@ -77,8 +77,7 @@ describe('upload checks', () => {
     const r = await upload(c, { name: '名单.csv', bytes: iconv.encode(text, 'gbk') }, { planName: plan, startDate: START() });
     const s = await waitParsed(c, r.body.data.id);
     expect(s.counts).toEqual({ total: 2, valid: 2, errors: 0, duplicates: 0 });
-    const p = await c.call('GET', `/api/insure-uploads/${r.body.data.id}/preview`);
-    expect(p.body.data.result.rows).toEqual([
+    expect((await previewRows(c, r.body.data.id)).rows).toEqual([
       ['欧阳娜娜', a, '13712345678', '分拣员'],
       ['诸葛亮', b, '', ''],
     ]);

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
-import type { CoveredMessage, ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
+import type { CoveredMessage, JobMessage, ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
 
 export { MAX_BYTES, MAX_ROWS, SheetError };
 export type { ValidatorModuleRef };
@@ -23,10 +23,12 @@ export interface ParseRosterOptions {
   maxBytes?: number;
   /** Kill the worker after this long (default 120 s). */
   timeoutMs?: number;
-  /** Heap limit of the worker (default 1536 MB): a hostile file cannot take the gateway down. */
+  /** Heap limit of the worker (default 512 MB): a hostile file cannot take the gateway down. */
   maxHeapMb?: number;
   /** Also return every row's values in column order (ParsedRoster.rows / rowNumbers). */
   rowsOut?: boolean;
+  /** Return the rows as JSON pages of this many rows (ParsedRoster.pages) instead of valid/errors/duplicates. */
+  pageSize?: number;
   /** Also build the error workbook (ParsedRoster.errorWorkbook) when a row has an error or duplicate. */
   errorWorkbook?: boolean;
 }
@@ -43,14 +45,79 @@ export interface ParseTask {
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = new URL('./worker.ts', import.meta.url).href;
 
+/**
+ * Parse workers of one gateway process: PARSE_WORKERS, else CPUs − 1 between 2 and 4. At least two, so
+ * one business (whose uploads are parsed one at a time, routes/insure-upload-queue.ts) never holds them all.
+ */
+export function parseSlots(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.PARSE_WORKERS);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, 16) : Math.max(2, Math.min(4, availableParallelism() - 1));
+}
+
 // At most this many parses run at once; the rest wait, so big uploads cannot starve the CPU.
-let maxParallel = Math.max(1, Math.min(4, availableParallelism() - 1));
+let maxParallel = parseSlots();
 let running = 0;
 const waiting: Array<() => void> = [];
 
-/** Change how many parse workers may run at the same time (default: CPUs − 1, 1 to 4). */
+/** Change how many parse workers may run at the same time (default: parseSlots()). */
 export function setMaxParallelParses(n: number): void {
   maxParallel = Math.max(1, Math.floor(n));
+}
+
+const DEFAULT_HEAP_MB = 512;
+/** A standby worker nobody took is ended after this long, so an idle gateway holds no parse worker. */
+const STANDBY_IDLE_MS = 30_000;
+
+interface Booting {
+  worker: Worker;
+  /** Resolves once the worker has loaded its code and waits for a job; rejects if it died first. */
+  ready: Promise<void>;
+}
+
+function bootWorker(maxHeapMb: number): Booting {
+  const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
+  const ready = new Promise<void>((resolve, reject) => {
+    const onMessage = (m: WorkerMessage) => {
+      if (m.type !== 'ready') return;
+      worker.off('message', onMessage);
+      resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`parse worker exited (${code}) before its job`)));
+  });
+  ready.catch(() => undefined); // seen by whoever takes the worker
+  return { worker, ready };
+}
+
+let standby: (Booting & { timer: NodeJS.Timeout }) | null = null;
+
+/**
+ * Starts a worker now, for the parse about to come (e.g. when an upload's request arrives): it loads
+ * its code (about half a second of CPU) while the file is received, checked and stored. Ended if no
+ * parse takes it within STANDBY_IDLE_MS.
+ */
+export function prewarmParseWorker(): void {
+  if (standby) return;
+  const b = bootWorker(DEFAULT_HEAP_MB);
+  const timer = setTimeout(() => {
+    if (standby?.worker === b.worker) standby = null;
+    void b.worker.terminate();
+  }, STANDBY_IDLE_MS);
+  timer.unref();
+  b.worker.unref();
+  standby = { ...b, timer };
+}
+
+function takeWorker(maxHeapMb: number): Booting {
+  const s = standby;
+  if (s && maxHeapMb === DEFAULT_HEAP_MB) {
+    standby = null;
+    clearTimeout(s.timer);
+    s.worker.ref();
+    return s;
+  }
+  return bootWorker(maxHeapMb);
 }
 
 function acquire(): Promise<void> {
@@ -93,14 +160,11 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
         validatorModule: opts.validatorModule,
         maxRows: opts.maxRows ?? MAX_ROWS,
         rowsOut: opts.rowsOut,
+        pageSize: opts.pageSize,
         errorWorkbook: opts.errorWorkbook,
       };
+      const { worker, ready } = takeWorker(opts.maxHeapMb ?? DEFAULT_HEAP_MB);
       return await new Promise<ParsedRoster>((resolve, reject) => {
-        const worker = new Worker(BOOT, {
-          workerData: { entry: ENTRY, job },
-          transferList: [bytes.buffer as ArrayBuffer],
-          resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb ?? 1536 },
-        });
         let settled = false;
         const finish = (err: SheetError | null, preview?: ParsedRoster) => {
           if (settled) return;
@@ -128,7 +192,7 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
               },
             );
           } else if (m.type === 'result') finish(null, m.preview);
-          else {
+          else if (m.type === 'error') {
             const err = new SheetError(m.code as SheetErrorCode, m.message);
             if (m.detail) err.cause = m.detail;
             finish(err);
@@ -141,6 +205,17 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
           finish(err);
         });
         worker.on('exit', (code) => finish(new SheetError('INTERNAL', `文件解析失败，请稍后重试（worker exit ${code}）`)));
+        // The job (and the file's bytes, moved, not copied) once the worker has loaded its code.
+        ready.then(
+          () => {
+            if (!settled) worker.postMessage({ type: 'job', job } satisfies JobMessage, [bytes.buffer as ArrayBuffer]);
+          },
+          (e: unknown) => {
+            const err = new SheetError('INTERNAL', '文件解析失败，请稍后重试');
+            err.cause = e;
+            finish(err);
+          },
+        );
       });
     } finally {
       release();

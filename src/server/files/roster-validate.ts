@@ -21,7 +21,7 @@ export const normKey = (s: string): string => s.trim().toUpperCase();
 /**
  * Validate every row of a sheet: the caller's RowValidator, duplicates within the file by
  * keyColumn (「与第 N 行重复」) and against existingKeys (「该人员已在保」). Rows with any error
- * or duplicate are left out of `valid`. Throws SheetError HEADER_MISSING when required columns
+ * or duplicate are left out of `valid`; `counts` puts every row in one category (see PreviewCounts). Throws SheetError HEADER_MISSING when required columns
  * are missing, so a wrong header row is never imported as a person.
  */
 export function buildPreview(input: BuildPreviewInput): Preview {
@@ -51,6 +51,7 @@ export function buildPreview(input: BuildPreviewInput): Preview {
 
   const examples = columns.filter((c) => c.example);
   const total = table.rows.length;
+  const counts = { total, valid: 0, errors: 0, duplicates: 0 };
   for (let i = 0; i < total; i++) {
     const cells = table.rows[i];
     const row = rowNumbers[i];
@@ -66,6 +67,7 @@ export function buildPreview(input: BuildPreviewInput): Preview {
     }
     for (const e of rowErrors) errors.push({ row, column: e.column, label: labels.get(e.column) ?? e.column, message: e.message });
     const key = normKey(values[keyColumn] ?? '');
+    let dup = false;
     // Duplicates are only meaningful for a well-formed key.
     if (key && !badKey.has(row) && !rowErrors.some((e) => e.column === keyColumn)) {
       const first = firstSeen.get(key);
@@ -74,13 +76,19 @@ export function buildPreview(input: BuildPreviewInput): Preview {
         firstSeen.set(key, row);
         if (existing.has(key)) duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
       }
+      dup = duplicates.length > 0 && duplicates[duplicates.length - 1].row === row;
     }
-    const isDup = duplicates.length > 0 && duplicates[duplicates.length - 1].row === row;
-    if (rowErrors.length === 0 && !isDup && !bad.has(row)) valid.push({ row, values });
+    // One category per row: an error wins over a duplicate (the row is fixed first), so the counts add up.
+    if (rowErrors.length > 0 || bad.has(row)) counts.errors++;
+    else if (dup) counts.duplicates++;
+    else {
+      counts.valid++;
+      valid.push({ row, values });
+    }
     if (onProgress && ((i + 1) % every === 0 || i + 1 === total)) onProgress(i + 1, total);
   }
   if (onProgress && total === 0) onProgress(0, 0);
-  return { total, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown };
+  return { total, counts, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown };
 }
 
 /** Errors and duplicates together as CellErrors (e.g. for errorWorkbook), ordered by row. */

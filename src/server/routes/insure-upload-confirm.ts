@@ -21,7 +21,7 @@ import type { Business, User } from '../http/types.ts';
 import { rosterRowErrors } from '../files/roster-schema.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { startConfirmJob, type ConfirmJob } from './insure-upload-confirm-job.ts';
-import { coveredIdCards, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
+import { coveredIdCards, loadResult, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, UPLOAD_EXPIRED, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
 
 interface ConfirmBody {
@@ -134,8 +134,8 @@ async function prepare(tx: Db, biz: Business, body: ConfirmBody): Promise<Prepar
     if (upload.status === 'confirming' && !upload.confirm_stale) throw new HttpError(409, 40900, '该文件正在确认投保，请稍候');
     if (upload.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
     if (upload.status === 'failed') throw badInput(upload.error ?? '文件解析失败，请重新上传');
-    const [r] = await tx.query<{ result: UploadResult }>('SELECT result FROM insure_uploads WHERE id = $1', [upload.id]);
-    result = r.result;
+    if (upload.status === 'expired') throw badInput(UPLOAD_EXPIRED);
+    result = await loadResult(tx, upload.id);
   }
 
   let rows: Candidate[];

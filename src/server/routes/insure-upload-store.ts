@@ -8,30 +8,53 @@ import type { Queryable } from '../db.ts';
 import { coverPeriod, findPlan, overlapsCoverSql } from '../domain/index.ts';
 import { loadEntities } from '../entity/load.ts';
 import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
-import type { CellError, DuplicateRow, SheetColumn } from '../files/types.ts';
+import type { CellError, DuplicateRow, RosterPage, SheetColumn } from '../files/types.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
 import { badInput, notFound } from '../http/errors.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 
-let fields: RosterFields | undefined;
+let entities: ReturnType<typeof loadEntities>['registry']['entities'] | undefined;
+
+/**
+ * The row fields of an entity's roster field (an array of objects, e.g. attendance-submit.rows: the
+ * insured-person input fields) and its row limit; null when the entity has no such field.
+ */
+export function rowsFieldOf(entity: string, field: string): { fields: RosterFields; maxItems?: number } | null {
+  entities ??= loadEntities(REPO_ROOT, { validate: false }).registry.entities;
+  const e = Object.hasOwn(entities, entity) ? entities[entity] : undefined;
+  const f = e && Object.hasOwn(e.fields, field) ? e.fields[field] : undefined;
+  const items = f ? itemFields(f) : undefined;
+  return f && items ? { fields: items, maxItems: f.maxItems } : null;
+}
 
 /** The roster row fields: roster-submit's `rows` items (the insured-person input fields). */
 export function rosterFields(): RosterFields {
-  if (!fields) {
-    const { registry } = loadEntities(REPO_ROOT, { validate: false });
-    const f = itemFields(registry.get('roster-submit').fields.rows);
-    if (!f) throw new Error('roster-submit.rows has no item fields');
-    fields = f;
-  }
-  return fields;
+  const f = rowsFieldOf('roster-submit', 'rows');
+  if (!f) throw new Error('roster-submit.rows has no item fields');
+  return f.fields;
 }
 
 export function rosterColumns(): SheetColumn[] {
   return rosterColumnsFromFields(rosterFields());
 }
 
-/** What an upload keeps of its file after the background parse (insure_uploads.result). */
+/**
+ * What the parse keeps of a file: its head in insure_uploads.result, its rows (with their errors and
+ * duplicates) in insure_upload_pages, PAGE_SIZE rows a page. The browser loads the pages one by one.
+ */
+export const PAGE_SIZE = 5000;
+
+export interface ResultHead {
+  columns: Array<{ key: string; label: string }>;
+  headerRow: number;
+  unknownHeaders: string[];
+  total: number;
+  pageSize: number;
+  pages: number;
+}
+
+/** The whole parse result (head and every page), as the confirmation reads it. */
 export interface UploadResult {
   columns: Array<{ key: string; label: string }>;
   headerRow: number;
@@ -45,7 +68,7 @@ export interface UploadResult {
   duplicates: DuplicateRow[];
 }
 
-export type UploadStatus = 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed';
+export type UploadStatus = 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed' | 'expired';
 
 export interface UploadRow {
   id: number;
@@ -74,10 +97,30 @@ export interface UploadRow {
   confirm_result: Record<string, unknown> | null;
   /** A confirmation whose job stopped reporting (STALE_CONFIRM_SECONDS): it may be confirmed again. */
   confirm_stale: boolean;
+  /** A parse that a gateway process has claimed (false: queued). */
+  parse_claimed: boolean;
 }
 
-/** A parse that stopped reporting (its gateway process died) is failed after this long. */
-export const STALE_PARSE_SECONDS = 180;
+/**
+ * A claimed parse that stopped reporting (heartbeat every few seconds: its gateway process died) is
+ * queued again after this long, once; a second time it is failed (the file may be what kills it).
+ */
+export const STALE_PARSE_SECONDS = 60;
+export const MAX_PARSE_ATTEMPTS = 2;
+export const PARSE_INTERRUPTED = '文件解析中断，请重新上传';
+/** An unconfirmed upload's files are deleted after this long without activity (insure-upload-purge.ts). */
+export const UPLOAD_TTL_HOURS = 24;
+export const UPLOAD_EXPIRED = `该上传已超过 ${UPLOAD_TTL_HOURS} 小时未确认，文件已清除，请重新上传`;
+
+/**
+ * Settles claimed parses whose heartbeat is older than STALE_PARSE_SECONDS: back to the queue, or failed
+ * after MAX_PARSE_ATTEMPTS. `where` narrows it (e.g. to one upload); parameters from $3 on.
+ */
+export const SETTLE_STALE_PARSES = (where: string) => `UPDATE insure_uploads
+    SET parse_owner = NULL,
+        status = CASE WHEN parse_attempts >= ${MAX_PARSE_ATTEMPTS} THEN 'failed' ELSE 'parsing' END,
+        error = CASE WHEN parse_attempts >= ${MAX_PARSE_ATTEMPTS} THEN $1 ELSE error END, updated_at = now()
+  WHERE status = 'parsing' AND parse_owner IS NOT NULL AND updated_at < now() - make_interval(secs => $2) ${where}`;
 /**
  * A confirmation job that stopped reporting (heartbeat every few seconds) is given back after this
  * long: its transaction died with its process, so nothing was insured and the user may confirm again.
@@ -88,12 +131,14 @@ export const STALE_CONFIRM_SECONDS = 60;
 export const UPLOAD_COLS = `id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name,
   start_date::text AS start_date, status, rows_done, rows_total, valid_count, error_count, duplicate_count, error,
   batch_id, created_at, confirm_done, confirm_total, confirm_result,
-  (status = 'confirming' AND updated_at < now() - make_interval(secs => ${STALE_CONFIRM_SECONDS})) AS confirm_stale`;
+  (status = 'confirming' AND updated_at < now() - make_interval(secs => ${STALE_CONFIRM_SECONDS})) AS confirm_stale,
+  (parse_owner IS NOT NULL) AS parse_claimed`;
 export const CONFIRM_INTERRUPTED = '确认投保中断（服务重启或连接中断），未投保任何人员，请重新确认';
 
 /**
  * An upload of the business. Read without a lock, a background step whose heartbeat went stale is
- * settled first: a parse is failed (STALE_PARSE_SECONDS), a confirmation goes back to ready with
+ * settled first: a claimed parse is queued again or failed (SETTLE_STALE_PARSES; a queued one has no
+ * heartbeat and never goes stale), a confirmation goes back to ready with
  * CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
  * (a second UPDATE of the row in the transaction would make PostgreSQL re-check its business key and
  * wait for a confirmation holding that business's row).
@@ -101,16 +146,14 @@ export const CONFIRM_INTERRUPTED = '确认投保中断（服务重启或连接�
 export async function loadUpload(q: Queryable, businessId: string, rawId: unknown, opts: { lock?: boolean } = {}): Promise<UploadRow> {
   const id = Number(rawId);
   if (!Number.isInteger(id) || id < 1 || id > 2147483647) throw notFound(`当前企业下不存在该上传记录（ID：${String(rawId)}）`);
-  if (!opts.lock) await q.query(
-    `UPDATE insure_uploads
-        SET status = CASE status WHEN 'parsing' THEN 'failed' ELSE 'ready' END,
-            error = CASE status WHEN 'parsing' THEN '文件解析中断，请重新上传' ELSE $5 END,
-            confirm_token = NULL, confirm_done = 0, updated_at = now()
-      WHERE id = $1 AND business_id = $2
-        AND ((status = 'parsing' AND updated_at < now() - make_interval(secs => $3))
-          OR (status = 'confirming' AND updated_at < now() - make_interval(secs => $4)))`,
-    [id, businessId, STALE_PARSE_SECONDS, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED],
-  );
+  if (!opts.lock) {
+    await q.query(SETTLE_STALE_PARSES('AND id = $3 AND business_id = $4'), [PARSE_INTERRUPTED, STALE_PARSE_SECONDS, id, businessId]);
+    await q.query(
+      `UPDATE insure_uploads SET status = 'ready', error = $4, confirm_token = NULL, confirm_done = 0, updated_at = now()
+        WHERE id = $1 AND business_id = $2 AND status = 'confirming' AND updated_at < now() - make_interval(secs => $3)`,
+      [id, businessId, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED],
+    );
+  }
   const rows = await q.query<UploadRow>(
     `SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
     [id, businessId],
@@ -126,7 +169,7 @@ export function uploadView(u: UploadRow) {
   return {
     id: u.id,
     status: u.status,
-    phase: u.status !== 'parsing' ? u.status : u.rows_total ? 'validating' : 'reading',
+    phase: u.status !== 'parsing' ? u.status : !u.parse_claimed ? 'queued' : u.rows_total ? 'validating' : 'reading',
     fileName: u.file_name,
     fileSize: u.file_size,
     planName: u.plan_name,
@@ -134,7 +177,7 @@ export function uploadView(u: UploadRow) {
     rowsDone: u.rows_done,
     rowsTotal: u.rows_total,
     percent,
-    error: u.error,
+    error: u.status === 'expired' ? UPLOAD_EXPIRED : u.error,
     counts: { total: u.rows_total, valid: u.valid_count, errors: u.error_count, duplicates: u.duplicate_count },
     hasErrorFile: !!u.error_key,
     batchId: u.batch_id,
@@ -183,4 +226,30 @@ export async function coveredIdCards(
     [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.map((c) => c.toUpperCase()))],
   );
   return new Set(rows.map((r) => r.id_card));
+}
+
+/** The head of a parsed upload's result (insure_uploads.result). */
+export async function loadHead(q: Queryable, uploadId: number): Promise<ResultHead> {
+  const [r] = await q.query<{ result: ResultHead }>('SELECT result FROM insure_uploads WHERE id = $1', [uploadId]);
+  return r.result;
+}
+
+/** One page of a parsed upload as stored (JSON text, passed through without parsing), or null. */
+export async function loadPageText(q: Queryable, uploadId: number, page: number): Promise<string | null> {
+  const [r] = await q.query<{ data: string }>('SELECT data::text AS data FROM insure_upload_pages WHERE upload_id = $1 AND page = $2', [uploadId, page]);
+  return r?.data ?? null;
+}
+
+/** Head and every page of a parsed upload, as one UploadResult (the confirmation's input). */
+export async function loadResult(q: Queryable, uploadId: number): Promise<UploadResult> {
+  const head = await loadHead(q, uploadId);
+  const pages = await q.query<{ data: RosterPage }>('SELECT data FROM insure_upload_pages WHERE upload_id = $1 ORDER BY page', [uploadId]);
+  const out: UploadResult = { columns: head.columns, headerRow: head.headerRow, unknownHeaders: head.unknownHeaders, total: head.total, rowNumbers: [], rows: [], errors: [], duplicates: [] };
+  for (const { data } of pages) {
+    for (const n of data.rowNumbers) out.rowNumbers.push(n);
+    for (const r of data.rows) out.rows.push(r);
+    for (const e of data.errors) out.errors.push(e);
+    for (const d of data.duplicates) out.duplicates.push(d);
+  }
+  return out;
 }
