@@ -13,7 +13,7 @@ import { api, ApiError, newIdempotencyKey } from '../../../services/request';
 import { useStores } from '../../context';
 import { message } from '../../feedback';
 import { downloadWithAuth } from './download';
-import { BASE, getConfig, getQuote, type QuoteView, type UploadConfig } from './upload/api';
+import { BASE, getConfig, getQuote, type QuoteView, type UploadConfig, type UploadView } from './upload/api';
 import { ConfirmDialog } from './upload/ConfirmDialog';
 import { RosterEditor } from './upload/RosterEditor';
 import { RosterStore, type RowStatus } from './upload/rosterStore';
@@ -30,21 +30,28 @@ function useRosterStore(): RosterStore {
   }, [form]);
 }
 
+function parsingText(status: UploadView | undefined): string {
+  if (status?.phase === 'queued') return '排队等待解析（同一企业的文件依次解析）…';
+  if (!status || status.phase === 'reading') return '正在读取文件…';
+  return `正在校验：已处理 ${status.rowsDone.toLocaleString()} / ${status.rowsTotal.toLocaleString()} 行（${status.percent}%）`;
+}
+
 function ParseStatus({ state }: { state: ReturnType<typeof useRosterUpload>['state'] }) {
-  const { phase, uploadPercent, status, error } = state;
+  const { phase, uploadPercent, status, error, rowsLoaded } = state;
   if (phase === 'uploading') return <Progress data-testid="upload-progress" percent={uploadPercent} status="active" format={(p) => `上传 ${p}%`} />;
   if (phase === 'parsing' || phase === 'loading') {
-    const reading = !status || status.phase === 'reading';
     return (
       <div data-testid="parse-progress">
         <Progress percent={phase === 'loading' ? 100 : (status?.percent ?? 0)} status="active" />
-        <Typography.Text type="secondary">
-          {phase === 'loading'
-            ? '正在载入预览…'
-            : reading
-              ? '正在读取文件…'
-              : `正在校验：已处理 ${status!.rowsDone.toLocaleString()} / ${status!.rowsTotal.toLocaleString()} 行（${status!.percent}%）`}
-        </Typography.Text>
+        <Typography.Text type="secondary">{phase === 'loading' ? '正在载入预览…' : parsingText(status)}</Typography.Text>
+      </div>
+    );
+  }
+  if (phase === 'ready' && rowsLoaded && rowsLoaded.done < rowsLoaded.total) {
+    return (
+      <div data-testid="rows-loading">
+        <Progress percent={Math.floor((rowsLoaded.done * 100) / rowsLoaded.total)} status="active" />
+        <Typography.Text type="secondary">{`正在载入名单：${rowsLoaded.done.toLocaleString()} / ${rowsLoaded.total.toLocaleString()} 行`}</Typography.Text>
       </div>
     );
   }
@@ -112,7 +119,9 @@ export function UploadInsurance() {
       .catch(() => message.error('保险方案加载失败'));
   }, [planField?.optionsApi]);
 
-  const busy = state.phase === 'uploading' || state.phase === 'parsing' || state.phase === 'loading';
+  // Until every page of an upload is in the editor, what it shows is not yet what would be confirmed.
+  const rowsPending = !!state.rowsLoaded && state.rowsLoaded.done < state.rowsLoaded.total;
+  const busy = state.phase === 'uploading' || state.phase === 'parsing' || state.phase === 'loading' || rowsPending;
   const ready = !!planName && !!startDate;
   const upload = state.phase === 'ready' || state.upload ? state.upload : undefined;
 
@@ -142,7 +151,11 @@ export function UploadInsurance() {
           uploadId: upload?.id,
           planName: planName!,
           startDate: startDate!,
-          rows: rows.map((x) => ({ ...(x.row ? { row: x.row } : {}), name: x.values.name, idCard: x.values.idCard, phone: x.values.phone, jobType: x.values.jobType })),
+          // An upload nobody edited: its id alone (the gateway confirms its stored valid rows, the ones shown here).
+          rows:
+            upload && !store.edited
+              ? undefined
+              : rows.map((x) => ({ ...(x.row ? { row: x.row } : {}), name: x.values.name, idCard: x.values.idCard, phone: x.values.phone, jobType: x.values.jobType })),
         },
         confirmKey.current,
       );

@@ -12,8 +12,9 @@ export interface UploadConfig {
 
 export interface UploadView {
   id: number;
-  status: 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed';
-  phase: 'reading' | 'validating' | 'ready' | 'failed' | 'confirming' | 'confirmed';
+  status: 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed' | 'expired';
+  /** 'queued': waiting for a parse worker (uploads of one business are parsed one at a time). */
+  phase: 'queued' | 'reading' | 'validating' | 'ready' | 'failed' | 'confirming' | 'confirmed' | 'expired';
   fileName: string;
   planName: string;
   startDate: string;
@@ -21,6 +22,7 @@ export interface UploadView {
   rowsTotal: number;
   percent: number;
   error: string | null;
+  /** 有效 + 有误 + 重复 = 共: every row is in one category (a wrong row that is also a duplicate is 有误). */
   counts: { total: number; valid: number; errors: number; duplicates: number };
   hasErrorFile: boolean;
   batchId: number | null;
@@ -50,18 +52,27 @@ export interface QuoteView {
   startError: string | null;
 }
 
+/** A parsed upload's head: its rows come in pages (getRowsPage), `pages` of `pageSize` rows. */
 export interface UploadPreview {
   upload: UploadView;
   quote: QuoteView | null;
   quoteError: string | null;
   result: {
     columns: Array<{ key: string; label: string }>;
-    rowNumbers: number[];
-    rows: string[][];
-    errors: Array<{ row: number; column: string; label: string; message: string }>;
-    duplicates: Array<{ row: number; firstRow?: number; column: string; message: string }>;
+    headerRow: number;
     unknownHeaders: string[];
+    total: number;
+    pageSize: number;
+    pages: number;
   };
+}
+
+/** One page of rows (values in the order of the head's columns) with their errors and duplicates. */
+export interface RowsPage {
+  rowNumbers: number[];
+  rows: string[][];
+  errors: Array<{ row: number; column: string; label: string; message: string }>;
+  duplicates: Array<{ row: number; firstRow?: number; column: string; message: string }>;
 }
 
 export interface ConfirmResult {
@@ -81,7 +92,8 @@ export const BASE = '/api/insure-uploads';
 
 export const getConfig = () => api.get<UploadConfig>(`${BASE}/config`);
 export const getStatus = (id: number) => api.get<UploadView>(`${BASE}/${id}`);
-export const getPreview = (id: number) => api.get<UploadPreview>(`${BASE}/${id}/preview`, undefined, { timeout: 120_000 });
+export const getPreview = (id: number) => api.get<UploadPreview>(`${BASE}/${id}/preview`);
+export const getRowsPage = (id: number, page: number) => api.get<RowsPage>(`${BASE}/${id}/rows`, { page }, { timeout: 60_000 });
 export const getQuote = (planName: string, startDate: string, people: number) =>
   api.get<QuoteView>(`${BASE}/quote`, { planName, startDate, people });
 
@@ -89,7 +101,8 @@ export interface ConfirmBody {
   uploadId?: number;
   planName: string;
   startDate: string;
-  rows: Array<{ row?: number; name: string; idCard: string; phone?: string; jobType?: string }>;
+  /** Left out for an upload nobody edited: the gateway confirms its stored valid rows (no 50,000-row body). */
+  rows?: Array<{ row?: number; name: string; idCard: string; phone?: string; jobType?: string }>;
 }
 
 /**
