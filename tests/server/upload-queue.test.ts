@@ -10,7 +10,7 @@ import { PARSE_INTERRUPTED, SETTLE_STALE_PARSES, STALE_PARSE_SECONDS, UPLOAD_EXP
 import { LocalFileStorage } from '../../src/server/files/storage.ts';
 import { BIZ_ADMIN, BIZ_OPERATOR, boot, makeIdCard, type Client } from './helpers.ts';
 import { targets, useTargetDb } from './money-helpers.ts';
-import { count, monthPlan, rosterXlsx, START, upload, waitParsed } from './upload-helpers.ts';
+import { count, monthPlan, previewRows, rosterXlsx, START, upload, waitParsed } from './upload-helpers.ts';
 
 const id = (seq: number) => makeIdCard('320102', '19880512', seq);
 
@@ -171,7 +171,7 @@ for (const t of targets()) {
       expect(await count(c, 'SELECT 1 FROM insure_batches')).toBe(batches);
     });
 
-    it('a parse whose process died is queued again and finished by the queue', async () => {
+    it('a parse whose process died is queued again and finished by the queue; the pages it left never count', async () => {
       const bytes = await rosterXlsx([['王小明', id(31), '13900000031', '']]);
       const r = await upload(c, { name: 'orphan.xlsx', bytes }, { planName: plan, startDate: START() });
       const uid = r.body.data.id;
@@ -181,9 +181,13 @@ for (const t of targets()) {
         `UPDATE insure_uploads SET status = 'parsing', parse_owner = 'dead', parse_attempts = 1, result = NULL, updated_at = now() - make_interval(secs => $2) WHERE id = $1`,
         [uid, STALE_PARSE_SECONDS + 1],
       );
+      await db.query(`INSERT INTO insure_upload_pages (upload_id, token, page, data) VALUES ($1, 'dead', 0, '{"rows":[["假的"]]}'), ($1, 'dead', 1, '{}')`, [uid]);
       expect((await c.call('GET', `/api/insure-uploads/${uid}`)).body.data).toMatchObject({ status: 'parsing', phase: 'queued' });
       const s = await waitParsed(c, uid);
       expect(s).toMatchObject({ status: 'ready', counts: { total: 1, valid: 1, errors: 0, duplicates: 0 } });
+      expect((await previewRows(c, uid)).rows).toEqual([['王小明', id(31), '13900000031', '']]);
+      expect(await count(c, `SELECT 1 FROM insure_upload_pages WHERE upload_id = $1 AND token = 'dead'`, [uid])).toBe(0);
+      expect((await c.call('GET', `/api/insure-uploads/${uid}/rows?page=1`)).status).toBe(404);
     });
   });
 }

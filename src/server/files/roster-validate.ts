@@ -21,16 +21,32 @@ export const normKey = (s: string): string => s.trim().toUpperCase();
 /**
  * Validate every row of a sheet: the caller's RowValidator, duplicates within the file by
  * keyColumn (「与第 N 行重复」) and against existingKeys (「该人员已在保」). Rows with any error
- * or duplicate are left out of `valid`; `counts` puts every row in one category (see PreviewCounts). Throws SheetError HEADER_MISSING when required columns
- * are missing, so a wrong header row is never imported as a person.
+ * or duplicate are left out of `valid`; `counts` puts every row in one category (see PreviewCounts).
+ * Throws SheetError HEADER_MISSING when required columns are missing, so a wrong header row is never
+ * imported as a person.
  */
 export function buildPreview(input: BuildPreviewInput): Preview {
+  const checked = checkRows(input);
+  if (input.existingKeys) markCovered(checked, input.keyColumn, new Set([...input.existingKeys].map(normKey)));
+  return checked.preview;
+}
+
+/** A preview before the keys already insured are known, with the first row of each well-formed key. */
+export interface CheckedRows {
+  preview: Preview;
+  firstSeen: Map<string, number>;
+}
+
+/**
+ * buildPreview without existingKeys: the rows checked while the keys already insured are looked up
+ * (the parse worker asks for them first and marks them with markCovered once they are known).
+ */
+export function checkRows(input: Omit<BuildPreviewInput, 'existingKeys'>): CheckedRows {
   const { table, columns, validateRow, keyColumn, onProgress } = input;
   const every = input.progressEvery ?? 1000;
   const mapping = requireColumns(table.headers, columns);
   const labels = new Map(columns.map((c) => [c.key, c.label]));
   const keyByCol = new Map(Object.entries(mapping.index).map(([k, i]) => [i, k]));
-  const existing = new Set([...(input.existingKeys ?? [])].map(normKey));
   const rowNumbers = table.rowNumbers ?? table.rows.map((_, i) => table.headerRow + i + 1);
 
   const errors: CellError[] = [];
@@ -71,12 +87,10 @@ export function buildPreview(input: BuildPreviewInput): Preview {
     // Duplicates are only meaningful for a well-formed key.
     if (key && !badKey.has(row) && !rowErrors.some((e) => e.column === keyColumn)) {
       const first = firstSeen.get(key);
-      if (first !== undefined) duplicates.push({ row, firstRow: first, column: keyColumn, message: `与第 ${first} 行重复` });
-      else {
-        firstSeen.set(key, row);
-        if (existing.has(key)) duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
-      }
-      dup = duplicates.length > 0 && duplicates[duplicates.length - 1].row === row;
+      if (first !== undefined) {
+        duplicates.push({ row, firstRow: first, column: keyColumn, message: `与第 ${first} 行重复` });
+        dup = true;
+      } else firstSeen.set(key, row);
     }
     // One category per row: an error wins over a duplicate (the row is fixed first), so the counts add up.
     if (rowErrors.length > 0 || bad.has(row)) counts.errors++;
@@ -88,7 +102,24 @@ export function buildPreview(input: BuildPreviewInput): Preview {
     if (onProgress && ((i + 1) % every === 0 || i + 1 === total)) onProgress(i + 1, total);
   }
   if (onProgress && total === 0) onProgress(0, 0);
-  return { total, counts, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown };
+  return { preview: { total, counts, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown }, firstSeen };
+}
+
+/**
+ * Marks the first row of each key already insured 「该人员已在保」 (later rows of that key are already
+ * its in-file duplicates): a valid row becomes a duplicate; a row with an error stays 有误 with both messages.
+ */
+export function markCovered({ preview, firstSeen }: CheckedRows, keyColumn: string, covered: ReadonlySet<string>): void {
+  if (covered.size === 0) return;
+  const rows = new Set<number>();
+  for (const [key, row] of firstSeen) if (covered.has(key)) rows.add(row);
+  if (rows.size === 0) return;
+  for (const row of rows) preview.duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
+  preview.duplicates.sort((a, b) => a.row - b.row);
+  const before = preview.valid.length;
+  preview.valid = preview.valid.filter((v) => !rows.has(v.row));
+  preview.counts.valid -= before - preview.valid.length;
+  preview.counts.duplicates += before - preview.valid.length;
 }
 
 /** Errors and duplicates together as CellErrors (e.g. for errorWorkbook), ordered by row. */

@@ -6,7 +6,7 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { readSheet } from './roster-read.ts';
 import { mapColumns, requireColumns } from './roster-map.ts';
-import { buildPreview, normKey, previewErrors } from './roster-validate.ts';
+import { checkRows, markCovered, normKey, previewErrors } from './roster-validate.ts';
 import { SheetError, type ParsedRoster, type Preview, type RosterPage, type RowValidator, type SheetColumn, type SheetTable } from './types.ts';
 
 export interface ValidatorModuleRef {
@@ -111,16 +111,18 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
     readSheet(buffer, job.ext, { columns: job.columns, maxRows: job.maxRows }),
   ]);
   post({ type: 'progress', done: 0, total: table.rows.length });
-  const existingKeys = job.probeKeys ? await probeCovered(table, job) : undefined;
-  const preview = buildPreview({
+  // The gateway looks the file's keys up while the rows are checked here.
+  const covered = job.probeKeys ? probeCovered(table, job) : undefined;
+  const checked = checkRows({
     table,
     columns: job.columns,
     validateRow,
     keyColumn: job.keyColumn,
-    existingKeys,
     progressEvery: job.progressEvery ?? 1000,
     onProgress: (done, total) => post({ type: 'progress', done, total }),
   });
+  if (covered) markCovered(checked, job.keyColumn, new Set(await covered));
+  const { preview } = checked;
   const out: ParsedRoster = job.pageSize ? { ...preview, valid: [], errors: [], duplicates: [], pages: pagesOf(table, preview, job.columns, job.pageSize) } : preview;
   if (job.rowsOut) {
     out.rows = table.rows.map(inColumnOrder(table, job.columns));

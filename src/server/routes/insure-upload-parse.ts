@@ -97,22 +97,22 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
       }
       await chain;
       const { counts } = parsed;
-      const pageBytes = (parsed.pages ?? []).reduce((n, p) => n + Buffer.byteLength(p), 0);
-      await db.tx(async (tx) => {
-        const [mine] = await tx.query(`SELECT 1 FROM insure_uploads ${guard} FOR UPDATE`, ids);
-        if (!mine) return; // given back meanwhile: the new claim parses it again
-        await tx.query('DELETE FROM insure_upload_pages WHERE upload_id = $1', [claim.id]);
-        // One statement per page: the gateway never holds all of them as one parameter.
-        for (const [page, data] of (parsed.pages ?? []).entries()) {
-          await tx.query('INSERT INTO insure_upload_pages (upload_id, page, data) VALUES ($1, $2, $3::jsonb)', [claim.id, page, data]);
-        }
-        await tx.query(
-          `UPDATE insure_uploads SET status = 'ready', parse_owner = NULL, rows_done = $3, rows_total = $3, valid_count = $4, error_count = $5,
-                  duplicate_count = $6, result = $7::jsonb, error_key = $8, stored_bytes = file_size + $9, updated_at = now()
-            ${guard}`,
-          [...ids, counts.total, counts.valid, counts.errors, counts.duplicates, JSON.stringify(head(parsed)), errorKey, errorSize + pageBytes],
-        );
-      });
+      const pages = parsed.pages ?? [];
+      const pageBytes = pages.reduce((n, p) => n + Buffer.byteLength(p), 0);
+      // One short statement per page, no transaction around them: on PGlite, which runs one statement at
+      // a time, other requests go between them. Under this claim's token: they count once the upload
+      // names it (pages_token), in the guarded update below.
+      for (const [page, data] of pages.entries()) {
+        await db.query('INSERT INTO insure_upload_pages (upload_id, token, page, data) VALUES ($1, $2, $3, $4)', [claim.id, claim.token, page, data]);
+      }
+      const done = await db.query(
+        `UPDATE insure_uploads SET status = 'ready', parse_owner = NULL, pages_token = $2, rows_done = $3, rows_total = $3, valid_count = $4,
+                error_count = $5, duplicate_count = $6, result = $7::jsonb, error_key = $8, stored_bytes = file_size + $9, updated_at = now()
+          ${guard} RETURNING id`,
+        [...ids, counts.total, counts.valid, counts.errors, counts.duplicates, JSON.stringify(head(parsed)), errorKey, errorSize + pageBytes],
+      );
+      // Pages of an earlier claim of this upload (its process died), or this claim's if it was given back meanwhile.
+      await db.query(`DELETE FROM insure_upload_pages WHERE upload_id = $1 AND token ${done.length ? '<>' : '='} $2`, ids);
     } catch (err) {
       clearInterval(beat);
       if (!(err instanceof SheetError || err instanceof HttpError) || (err instanceof SheetError && err.code === 'INTERNAL' && !cancelled)) {

@@ -216,17 +216,25 @@ export async function coveredIdCards(
 ): Promise<Set<string>> {
   const { endDate } = coverPeriod('roster', startDate);
   const cover = overlapsCoverSql({ planId: '$2', planName: '$3', start: '$4', end: '$5' });
+  const out = new Set<string>();
   // One index probe per given card (stored cards are upper case, as every write path stores them), not a
   // scan of the business's records: an = ANY(…) or EXISTS over thousands of cards is planned as a scan,
   // whose cost grows with every batch ever stored; a LATERAL … LIMIT 1 is a probe each. The cards travel
   // as one JSON parameter, as createInsuranceBatch sends its rows (the driver would escape each one).
-  const rows = await q.query<{ id_card: string }>(
-    `SELECT c.id_card FROM json_array_elements_text($6::json) AS c(id_card)
-      CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
-    [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.map((c) => c.toUpperCase()))],
-  );
-  return new Set(rows.map((r) => r.id_card));
+  // In slices of PROBE_SLICE cards: on PGlite, which runs one statement at a time, 50,000 cards in one
+  // statement held every other request for most of a second.
+  for (let i = 0; i < idCards.length; i += PROBE_SLICE) {
+    const rows = await q.query<{ id_card: string }>(
+      `SELECT c.id_card FROM json_array_elements_text($6::json) AS c(id_card)
+        CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
+      [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.slice(i, i + PROBE_SLICE).map((c) => c.toUpperCase()))],
+    );
+    for (const r of rows) out.add(r.id_card);
+  }
+  return out;
 }
+
+const PROBE_SLICE = 2000;
 
 /** The head of a parsed upload's result (insure_uploads.result). */
 export async function loadHead(q: Queryable, uploadId: number): Promise<ResultHead> {
@@ -234,18 +242,22 @@ export async function loadHead(q: Queryable, uploadId: number): Promise<ResultHe
   return r.result;
 }
 
+/** The upload's pages (those of the parse that finished it, pages_token). */
+const PAGES = `FROM insure_upload_pages p JOIN insure_uploads u ON u.id = p.upload_id AND p.token = u.pages_token WHERE p.upload_id = $1`;
+
 /** One page of a parsed upload as stored (JSON text, passed through without parsing), or null. */
 export async function loadPageText(q: Queryable, uploadId: number, page: number): Promise<string | null> {
-  const [r] = await q.query<{ data: string }>('SELECT data::text AS data FROM insure_upload_pages WHERE upload_id = $1 AND page = $2', [uploadId, page]);
+  const [r] = await q.query<{ data: string }>(`SELECT p.data ${PAGES} AND p.page = $2`, [uploadId, page]);
   return r?.data ?? null;
 }
 
 /** Head and every page of a parsed upload, as one UploadResult (the confirmation's input). */
 export async function loadResult(q: Queryable, uploadId: number): Promise<UploadResult> {
   const head = await loadHead(q, uploadId);
-  const pages = await q.query<{ data: RosterPage }>('SELECT data FROM insure_upload_pages WHERE upload_id = $1 ORDER BY page', [uploadId]);
+  const pages = await q.query<{ data: string }>(`SELECT p.data ${PAGES} ORDER BY p.page`, [uploadId]);
   const out: UploadResult = { columns: head.columns, headerRow: head.headerRow, unknownHeaders: head.unknownHeaders, total: head.total, rowNumbers: [], rows: [], errors: [], duplicates: [] };
-  for (const { data } of pages) {
+  for (const { data: text } of pages) {
+    const data = JSON.parse(text) as RosterPage;
     for (const n of data.rowNumbers) out.rowNumbers.push(n);
     for (const r of data.rows) out.rows.push(r);
     for (const e of data.errors) out.errors.push(e);
