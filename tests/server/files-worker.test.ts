@@ -27,7 +27,7 @@ async function bigXlsx(n: number): Promise<Buffer> {
 }
 
 describe('parseRosterInWorker', () => {
-  it('parses 50,000 rows in a worker thread with progress, keeping the event loop free', async () => {
+  it('parses 50,000 rows in a parse process with progress, keeping the event loop free', async () => {
     const n = MAX_ROWS;
     const buf = await bigXlsx(n);
     const t0 = performance.now();
@@ -90,6 +90,13 @@ describe('parseRosterInWorker', () => {
     expect(pages[1].duplicates).toEqual([{ row: 7, firstRow: 2, column: 'idCard', message: '与第 2 行重复' }]);
     expect(pages[0].errors).toEqual([]);
   });
+
+  it("a file that fills the parse process's heap ends that process with a message, the gateway goes on", async () => {
+    const lines = ['姓名,身份证号,手机号,工种'];
+    for (let i = 0; i < MAX_ROWS; i++) lines.push(`员工${i}${'很长的名字'.repeat(5)},${idFor(i)},13800000000,普工${'x'.repeat(20)}`);
+    const task = parseRosterInWorker({ buffer: Buffer.from(lines.join('\n')), ext: 'csv', columns: ROSTER_COLUMNS, keyColumn: 'idCard', validatorModule, maxHeapMb: 24 });
+    await expect(task.result).rejects.toMatchObject({ code: 'TOO_LARGE', message: '文件内容过多，无法解析，请拆分后上传' });
+  }, 60_000);
 
   it('refuses a wrong header, too many rows and too many bytes with user messages', async () => {
     const wb = new ExcelJS.Workbook();

@@ -1,5 +1,14 @@
+/**
+ * Parsing a roster file in a parse process: a child process of the gateway (child_process.fork, with a
+ * heap limit), one per parse, ended when it is done. A process rather than a worker thread: when it
+ * exits, all of its memory goes back to the system. The buffers a 50,000-row parse allocates in a
+ * thread stayed in the gateway's malloc arenas (40–85 MiB of RSS kept after one upload), and a hostile
+ * file that exhausts the heap ends the parse process, never the gateway.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
 import type { CoveredMessage, JobMessage, ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
 
@@ -17,13 +26,13 @@ export interface ParseRosterOptions {
    * to the ones already insured (「该人员已在保」). Only the file's own keys are looked up.
    */
   coveredKeys?: (keys: string[]) => Promise<Iterable<string>>;
-  /** Module loaded inside the worker to obtain the RowValidator (functions cannot cross threads). */
+  /** Module loaded inside the parse process to obtain the RowValidator (functions cannot cross processes). */
   validatorModule: ValidatorModuleRef;
   maxRows?: number;
   maxBytes?: number;
-  /** Kill the worker after this long (default 120 s). */
+  /** Kill the parse process after this long (default 120 s). */
   timeoutMs?: number;
-  /** Heap limit of the worker (default 512 MB): a hostile file cannot take the gateway down. */
+  /** Heap limit of the parse process (default 512 MB): a hostile file cannot take the gateway down. */
   maxHeapMb?: number;
   /** Also return every row's values in column order (ParsedRoster.rows / rowNumbers). */
   rowsOut?: boolean;
@@ -42,8 +51,9 @@ export interface ParseTask {
   cancel(): void;
 }
 
-const BOOT = new URL('./worker-boot.mjs', import.meta.url);
-const ENTRY = new URL('./worker.ts', import.meta.url).href;
+const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+/** tsx's loader, so the parse process runs the TypeScript entry as the gateway does. */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /**
  * Parse workers of one gateway process: PARSE_WORKERS, else CPUs − 1 between 2 and 4. At least two, so
@@ -69,13 +79,17 @@ const DEFAULT_HEAP_MB = 512;
 const STANDBY_IDLE_MS = 30_000;
 
 interface Booting {
-  worker: Worker;
-  /** Resolves once the worker has loaded its code and waits for a job; rejects if it died first. */
+  worker: ChildProcess;
+  /** Resolves once the process has loaded its code and waits for a job; rejects if it died first. */
   ready: Promise<void>;
 }
 
 function bootWorker(maxHeapMb: number): Booting {
-  const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
+  const worker = fork(ENTRY, [], {
+    execArgv: ['--import', TSX, `--max-old-space-size=${maxHeapMb}`],
+    serialization: 'advanced', // structured clone: Uint8Array and large strings as they are
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const ready = new Promise<void>((resolve, reject) => {
     const onMessage = (m: WorkerMessage) => {
       if (m.type !== 'ready') return;
@@ -84,11 +98,15 @@ function bootWorker(maxHeapMb: number): Booting {
     };
     worker.on('message', onMessage);
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`parse worker exited (${code}) before its job`)));
+    worker.once('exit', (code, signal) => reject(new Error(`parse process exited (${code ?? signal}) before its job`)));
   });
-  ready.catch(() => undefined); // seen by whoever takes the worker
+  ready.catch(() => undefined); // seen by whoever takes the process
   return { worker, ready };
 }
+
+const end = (w: ChildProcess) => {
+  if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+};
 
 let standby: (Booting & { timer: NodeJS.Timeout }) | null = null;
 
@@ -102,10 +120,11 @@ export function prewarmParseWorker(): void {
   const b = bootWorker(DEFAULT_HEAP_MB);
   const timer = setTimeout(() => {
     if (standby?.worker === b.worker) standby = null;
-    void b.worker.terminate();
+    end(b.worker);
   }, STANDBY_IDLE_MS);
   timer.unref();
   b.worker.unref();
+  b.worker.channel?.unref();
   standby = { ...b, timer };
 }
 
@@ -115,6 +134,7 @@ function takeWorker(maxHeapMb: number): Booting {
     standby = null;
     clearTimeout(s.timer);
     s.worker.ref();
+    s.worker.channel?.ref();
     return s;
   }
   return bootWorker(maxHeapMb);
@@ -135,8 +155,8 @@ function release(): void {
 }
 
 /**
- * Parse, map and validate a roster file in a worker thread, so the gateway keeps serving
- * other requests while a 50,000-row file is checked.
+ * Parse, map and validate a roster file in a parse process, so the gateway keeps serving other
+ * requests while a 50,000-row file is checked (and gets its memory back afterwards).
  */
 export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
   const listeners: Array<(p: Progress) => void> = [];
@@ -149,10 +169,8 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
     await acquire();
     try {
       if (cancelled) throw new SheetError('INTERNAL', '解析已取消');
-      // Copy into a fresh buffer we can transfer (the upload's Buffer may share a larger pool).
-      const bytes = new Uint8Array(opts.buffer);
       const job: WorkerJob = {
-        buffer: bytes,
+        buffer: new Uint8Array(opts.buffer.buffer, opts.buffer.byteOffset, opts.buffer.byteLength),
         ext: opts.ext,
         columns: opts.columns,
         keyColumn: opts.keyColumn,
@@ -170,7 +188,7 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          void worker.terminate();
+          end(worker);
           if (err) reject(err);
           else resolve(preview!);
         };
@@ -183,7 +201,7 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
           } else if (m.type === 'probe') {
             opts.coveredKeys!(m.keys).then(
               (covered) => {
-                if (!settled) worker.postMessage({ type: 'covered', keys: [...covered] } satisfies CoveredMessage);
+                if (!settled) worker.send({ type: 'covered', keys: [...covered] } satisfies CoveredMessage);
               },
               (e: unknown) => {
                 const err = new SheetError('INTERNAL', '文件解析失败，请稍后重试');
@@ -198,17 +216,21 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
             finish(err);
           }
         });
-        worker.on('error', (e: Error & { code?: string }) => {
-          const oom = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
-          const err = new SheetError(oom ? 'TOO_LARGE' : 'INTERNAL', oom ? '文件内容过多，无法解析，请拆分后上传' : '文件解析失败，请稍后重试');
+        worker.on('error', (e: Error) => {
+          const err = new SheetError('INTERNAL', '文件解析失败，请稍后重试');
           err.cause = e;
           finish(err);
         });
-        worker.on('exit', (code) => finish(new SheetError('INTERNAL', `文件解析失败，请稍后重试（worker exit ${code}）`)));
-        // The job (and the file's bytes, moved, not copied) once the worker has loaded its code.
+        worker.on('exit', (code, signal) => {
+          // V8 aborts a process whose heap is full (SIGABRT, or exit code 134 through a shell).
+          const oom = signal === 'SIGABRT' || code === 134;
+          const err = oom ? new SheetError('TOO_LARGE', '文件内容过多，无法解析，请拆分后上传') : new SheetError('INTERNAL', `文件解析失败，请稍后重试（parse process exit ${code ?? signal}）`);
+          finish(err);
+        });
+        // The job once the process has loaded its code.
         ready.then(
           () => {
-            if (!settled) worker.postMessage({ type: 'job', job } satisfies JobMessage, [bytes.buffer as ArrayBuffer]);
+            if (!settled) worker.send({ type: 'job', job } satisfies JobMessage);
           },
           (e: unknown) => {
             const err = new SheetError('INTERNAL', '文件解析失败，请稍后重试');

@@ -1,8 +1,7 @@
 /**
- * Worker-thread side of parseRosterInWorker: read → map → validate, posting progress.
- * Started through worker-boot.mjs (registers tsx); never import this from the main thread.
+ * The parse process of parseRosterInWorker: read → map → validate, sending progress to the gateway.
+ * Started with child_process.fork (and tsx); never import this from the gateway.
  */
-import { isMainThread, parentPort } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { readSheet } from './roster-read.ts';
 import { mapColumns, requireColumns } from './roster-map.ts';
@@ -75,8 +74,8 @@ function probeCovered(table: { headers: string[]; rows: string[][] }, job: Worke
   if (at !== undefined) for (const cells of table.rows) if (cells[at]) keys.add(normKey(cells[at]));
   keys.delete('');
   return new Promise((resolve) => {
-    parentPort!.once('message', (m: CoveredMessage) => resolve(m.keys));
-    parentPort!.postMessage({ type: 'probe', keys: [...keys] } satisfies WorkerMessage);
+    process.once('message', (m: CoveredMessage) => resolve(m.keys));
+    post({ type: 'probe', keys: [...keys] });
   });
 }
 
@@ -103,8 +102,9 @@ function pagesOf(table: SheetTable, preview: Preview, columns: readonly SheetCol
   return pages.map((p) => JSON.stringify(p));
 }
 
+const post = (m: WorkerMessage) => process.send!(m);
+
 async function run(job: WorkerJob): Promise<WorkerMessage> {
-  const post = (m: WorkerMessage) => parentPort!.postMessage(m);
   const buffer = Buffer.from(job.buffer.buffer, job.buffer.byteOffset, job.buffer.byteLength);
   const [validateRow, table] = await Promise.all([
     loadValidator(job.validatorModule),
@@ -144,21 +144,19 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
   return { type: 'result', preview: out };
 }
 
-if (!isMainThread && parentPort) {
-  const port = parentPort;
-  port.once('message', ({ job }: JobMessage) =>
-    run(job).then(
-      (m) => port.postMessage(m),
-      (err: unknown) => {
-        const msg: WorkerMessage =
-          err instanceof SheetError
-            ? { type: 'error', code: err.code, message: err.message }
-            : { type: 'error', code: 'INTERNAL', message: '文件解析失败，请稍后重试', detail: err instanceof Error ? err.stack : String(err) };
-        port.postMessage(msg);
-      },
+if (process.send) {
+  // The gateway went away: nothing left to parse for.
+  process.on('disconnect', () => process.exit(0));
+  process.once('message', ({ job }: JobMessage) =>
+    run(job).then(post, (err: unknown) =>
+      post(
+        err instanceof SheetError
+          ? { type: 'error', code: err.code, message: err.message }
+          : { type: 'error', code: 'INTERNAL', message: '文件解析失败，请稍后重试', detail: err instanceof Error ? err.stack : String(err) },
+      ),
     ),
   );
-  // The workbook reader is loaded before saying ready: a worker started ahead of its job (prewarmParseWorker) has it at hand.
+  // The workbook reader is loaded before saying ready: a process started ahead of its job (prewarmParseWorker) has it at hand.
   await import('@e965/xlsx');
-  port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+  post({ type: 'ready' });
 }
