@@ -3,7 +3,7 @@
  * and headless Chromium, prints one table with target and PASS/FAIL per figure and writes
  * bench/results/latest.md and latest.json. Exits 0 when figures fail (it is a report), 1 on a crash.
  *
- * Flags: --only lists,writes,bundle,browser   --quick (10k/100k rows, shorter cases)
+ * Flags: --only lists,writes,bundle,browser,upload   --quick (10k/100k rows, shorter cases)
  *        --sizes 10000,1000000   --drivers postgres,pglite   --duration <s per list case>
  *        --requests <per list case>   --out <dir>
  * Env:   BENCH_DATABASE_URL (default postgres://postgres:postgres@127.0.0.1:5432/bench — it is wiped),
@@ -22,8 +22,9 @@ import { compareSizes, orderListColumns, runLists, type CaseResult } from './lis
 import { runWrites } from './writes.ts';
 import { runBundle } from './bundle.ts';
 import { runBrowser } from './browser.ts';
+import { runUpload } from './upload.ts';
 
-const SECTIONS = ['lists', 'writes', 'bundle', 'browser'] as const;
+const SECTIONS = ['lists', 'writes', 'bundle', 'browser', 'upload'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values: flags } = parseArgs({
@@ -112,6 +113,10 @@ if (only.has('lists') || only.has('writes')) {
 }
 if (only.has('bundle')) await section('bundle', () => runBundle(report, { repoRoot }));
 if (only.has('browser')) await section('browser', () => runBrowser(report, { repoRoot }));
+for (const d of only.has('upload') ? drivers : []) {
+  const t = targetFor(d);
+  await section(`upload ${d}`, () => runUpload(report, { driver: d, databaseUrl: t.driver === 'postgres' ? t.url : undefined }));
+}
 
 let commit = 'unknown';
 try {
