@@ -44,6 +44,18 @@ function part(name: string, text: string): ZipPart {
   return { name, data: deflateRawSync(raw), size: raw.length, crc: crc32(raw) };
 }
 
+/** The fields a local and a central header share (the central header's stand 2 bytes further on). */
+function headerFields(b: Buffer, at: number, p: ZipPart, size: number, nameLength: number): Buffer {
+  b.writeUInt16LE(20, at + 4); // version needed
+  b.writeUInt16LE(0x0800, at + 6); // UTF-8 names
+  b.writeUInt16LE(8, at + 8); // deflated
+  b.writeUInt32LE(p.crc >>> 0, at + 14);
+  b.writeUInt32LE(p.data.length, at + 18);
+  b.writeUInt32LE(size, at + 22);
+  b.writeUInt16LE(nameLength, at + 26);
+  return b;
+}
+
 /** A zip of deflated parts; `declare` overrides the uncompressed size written in the headers (a lying zip). */
 export function zipOf(parts: ZipPart[], declare: (p: ZipPart) => number = (p) => p.size): Buffer {
   const locals: Buffer[] = [];
@@ -53,23 +65,11 @@ export function zipOf(parts: ZipPart[], declare: (p: ZipPart) => number = (p) =>
     const name = Buffer.from(p.name);
     const lh = Buffer.alloc(30);
     lh.writeUInt32LE(0x04034b50, 0);
-    lh.writeUInt16LE(20, 4);
-    lh.writeUInt16LE(0x0800, 6);
-    lh.writeUInt16LE(8, 8);
-    lh.writeUInt32LE(p.crc >>> 0, 14);
-    lh.writeUInt32LE(p.data.length, 18);
-    lh.writeUInt32LE(declare(p), 22);
-    lh.writeUInt16LE(name.length, 26);
+    headerFields(lh, 0, p, declare(p), name.length);
     const ch = Buffer.alloc(46);
     ch.writeUInt32LE(0x02014b50, 0);
-    ch.writeUInt16LE(20, 4);
-    ch.writeUInt16LE(20, 6);
-    ch.writeUInt16LE(0x0800, 8);
-    ch.writeUInt16LE(8, 10);
-    ch.writeUInt32LE(p.crc >>> 0, 16);
-    ch.writeUInt32LE(p.data.length, 20);
-    ch.writeUInt32LE(declare(p), 24);
-    ch.writeUInt16LE(name.length, 28);
+    ch.writeUInt16LE(20, 4); // version made by
+    headerFields(ch, 2, p, declare(p), name.length);
     ch.writeUInt32LE(offset, 42);
     locals.push(lh, name, p.data);
     central.push(ch, name);
