@@ -18,7 +18,7 @@ function schemaCheck(): Plugin {
       // The validator is TypeScript shared with the gateway and the tests: loaded through tsx at build time.
       const { tsImport } = await import('tsx/esm/api');
       const loader: typeof import('./src/schema/load-node') = await tsImport('./src/schema/load-node.ts', import.meta.url);
-      const validator: typeof import('./src/schema/validator') = await tsImport('./src/schema/validator.ts', import.meta.url);
+      const validator: typeof import('./src/schema/validate') = await tsImport('./src/schema/validate.ts', import.meta.url);
       const { issues } = loader.validateSchemaDir(fileURLToPath(new URL('.', import.meta.url)));
       if (issues.length > 0) this.error(`Invalid console schemas (${issues.length}):\n${validator.formatIssues(issues)}`);
     },
@@ -47,6 +47,9 @@ function precompress(outDir = 'dist'): Plugin {
 }
 
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
+
+/** Under vitest only (`vite build` reads this file too): the slowest test files first. */
+const sequencer = process.env.VITEST ? (await import('./tests/vitest/sequencer.ts')).default : undefined;
 
 export default defineConfig(({ command }) => ({
   // Built assets are referenced relatively; the gateway rewrites index.html for the
@@ -82,9 +85,14 @@ export default defineConfig(({ command }) => ({
     },
   },
   test: {
-    // A machine-readable report next to the console one: .ci/run reads its counts.
-    reporters: ['default', 'json'],
+    // A machine-readable report next to the console one: .ci/run reads its counts; then the ten slowest files.
+    reporters: ['default', 'json', './tests/vitest/slowest-files.ts'],
     outputFile: { json: 'test-results/vitest.json' },
+    // Two files at a time on the 2-core machines, unit and e2e files side by side (one group: both
+    // projects share this worker count), the slowest first (tests/vitest/sequencer.ts). Each worker slot
+    // has its own gateway for the e2e files (tests/e2e/global-setup.ts, session.ts).
+    maxWorkers: 2,
+    sequence: sequencer ? { sequencer } : undefined,
     projects: [
       {
         extends: true,
@@ -102,9 +110,9 @@ export default defineConfig(({ command }) => ({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/e2e/worker-gateway.ts'],
           testTimeout: 120000,
           hookTimeout: 600000,
-          fileParallelism: false,
         },
       },
     ],

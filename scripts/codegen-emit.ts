@@ -100,15 +100,79 @@ export function emitApi(reg: EntityRegistry): string {
   return out.join('\n');
 }
 
-/** Starter files for `npm run codegen -- new <entity>` (two fields, list + detail + create form). */
-export function scaffold(name: string): { files: Record<string, unknown>; routes: unknown[] } {
+export interface ScaffoldOptions {
+  /** The entity's Chinese name: pages read 「<label>列表」「新增<label>」「<label>详情」. */
+  label: string;
+  /** Menu icon (one of ICON_NAMES); default FileTextOutlined. */
+  icon?: string;
+  /** Path prefix of the pages: <base>/list and <base>/detail/:id (default /<entity>). */
+  base?: string;
+}
+
+/**
+ * The page files and route entries that put an entity in the menu: a list whose first column links to
+ * the detail, a create form (when the entity allows creating), a detail; pages read 「<label>列表」
+ * 「新增<label>」「<label>详情」. Every list lists the entity's fields with "*", so fields added later show.
+ */
+export function pagesFor(entity: { name: string; api?: string; fields: Record<string, unknown>; operations?: { create?: boolean } }, opts: ScaffoldOptions): { files: Record<string, unknown>; routes: unknown[] } {
+  const { name } = entity;
+  const { label } = opts;
+  const plural = entity.api ?? `${name}s`;
+  const listPath = `${opts.base ?? `/${name}`}/list`;
+  const detailPath = `${opts.base ?? `/${name}`}/detail/:id`;
+  const first = Object.keys(entity.fields)[0];
+  const creates = entity.operations?.create === true;
+  return {
+    files: {
+      [`schemas/tables/${plural}.json`]: {
+        $schema: '../meta/table.schema.json',
+        id: plural,
+        entity: name,
+        title: `${label}列表`,
+        api: `/api/${plural}`,
+        columns: [{ field: first, link: detailPath }, '*'],
+        ...(creates ? { toolbar: [{ label: `新增${label}`, form: name, primary: true }] } : {}),
+        rowActions: [{ label: '详情', to: detailPath }],
+      },
+      ...(creates
+        ? {
+            [`schemas/forms/${name}.json`]: {
+              $schema: '../meta/form.schema.json',
+              id: name,
+              entity: name,
+              title: `新增${label}`,
+              submit: { api: `/api/${plural}`, method: 'POST', label: '保存' },
+              fields: ['*'],
+              successMessage: `${label}已保存`,
+            },
+          }
+        : {}),
+      [`schemas/details/${name}.json`]: {
+        $schema: '../meta/detail.schema.json',
+        id: name,
+        entity: name,
+        title: `${label}详情`,
+        api: `/api/${plural}/:id`,
+        sections: [{ title: '基本信息', fields: ['*'] }],
+        actions: [{ label: '返回列表', to: listPath }],
+      },
+    },
+    routes: [
+      // Top-level entries in the shared side-menu layout (spec: /main, /service, /account share one layout).
+      { key: listPath, path: listPath, title: `${label}列表`, icon: opts.icon ?? 'FileTextOutlined', layout: 'menu', page: { kind: 'table', schema: plural } },
+      { key: detailPath, path: detailPath, title: `${label}详情`, hide: true, layout: 'menu', page: { kind: 'detail', schema: name } },
+    ],
+  };
+}
+
+/** Starter files for `npm run codegen -- new <entity> --label <中文名>` (two fields, list + detail + create form). */
+export function scaffold(name: string, opts: ScaffoldOptions): { files: Record<string, unknown>; routes: unknown[] } {
   const plural = `${name}s`;
-  const table = plural.replace(/-/g, '_');
   const entity = {
     $schema: '../meta/entity.schema.json',
     name,
-    label: name,
-    table,
+    label: opts.label,
+    table: plural.replace(/-/g, '_'),
     api: plural,
     scope: 'business',
     defaultSort: { field: 'createdAt', order: 'descend' },
@@ -118,42 +182,6 @@ export function scaffold(name: string): { files: Record<string, unknown>; routes
       createdAt: { type: 'datetime', label: '创建时间', readOnly: true, default: 'now', sort: true, search: 'range' },
     },
   };
-  const detailPath = `/${name}/detail/:id`;
-  return {
-    files: {
-      [`schemas/entities/${name}.json`]: entity,
-      [`schemas/tables/${plural}.json`]: {
-        $schema: '../meta/table.schema.json',
-        id: plural,
-        entity: name,
-        title: `${name}列表`,
-        api: `/api/${plural}`,
-        columns: [{ field: 'title', link: detailPath }, '*'],
-        toolbar: [{ label: '新增', form: name, primary: true }],
-        rowActions: [{ label: '详情', to: detailPath }],
-      },
-      [`schemas/forms/${name}.json`]: {
-        $schema: '../meta/form.schema.json',
-        id: name,
-        entity: name,
-        title: `新增${name}`,
-        submit: { api: `/api/${plural}`, method: 'POST', label: '保存' },
-        fields: ['*'],
-        successMessage: '已保存',
-      },
-      [`schemas/details/${name}.json`]: {
-        $schema: '../meta/detail.schema.json',
-        id: name,
-        entity: name,
-        title: `${name}详情`,
-        api: `/api/${plural}/:id`,
-        sections: [{ title: '基本信息', fields: ['*'] }],
-      },
-    },
-    routes: [
-      // Top-level entries in the shared side-menu layout (spec: /main, /service, /account share one layout).
-      { key: `/${name}/list`, path: `/${name}/list`, title: `${name}列表`, layout: 'menu', page: { kind: 'table', schema: plural } },
-      { key: detailPath, path: detailPath, title: `${name}详情`, hide: true, layout: 'menu', page: { kind: 'detail', schema: name } },
-    ],
-  };
+  const pages = pagesFor(entity, opts);
+  return { files: { [`schemas/entities/${name}.json`]: entity, ...pages.files }, routes: pages.routes };
 }

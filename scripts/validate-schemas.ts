@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateSchemaDir } from '../src/schema/load-node';
 import { flattenRoutes } from '../src/schema/routes';
-import { formatIssues, ROUTES_FILE } from '../src/schema/validator';
+import { formatIssues, ROUTES_FILE } from '../src/schema/validate';
 import type { RoutesFile } from '../src/schema/types';
 
 const root = resolve(process.argv[2] ?? resolve(fileURLToPath(import.meta.url), '..', '..'));

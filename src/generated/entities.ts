@@ -178,10 +178,6 @@ export interface InsureBatchInput {
 export interface InsureBatchRowRow {
   /** ID */
   id: number;
-  /** 投保单 */
-  batchId: number;
-  /** 行号 */
-  rowNo: number;
   /** 姓名 */
   name: string;
   /** 身份证号（脱敏） */
@@ -190,6 +186,10 @@ export interface InsureBatchRowRow {
   phone?: string | null;
   /** 工种 */
   jobType?: string | null;
+  /** 投保单 */
+  batchId: number;
+  /** 行号 */
+  rowNo: number;
   /** 结果 */
   result: "pending" | "success" | "failed";
   /** 错误原因 */
@@ -203,24 +203,20 @@ export interface InsureBatchRowListQuery {
   pageSize?: number;
   sortField?: "id" | "rowNo";
   sortOrder?: 'ascend' | 'descend';
-  /** 投保单（精确） */
-  batchId?: string;
   /** 姓名（包含） */
   name?: string;
   /** 身份证号（精确） */
   idCard?: string;
   /** 手机号（精确） */
   phone?: string;
+  /** 投保单（精确） */
+  batchId?: string;
   /** 结果（精确） */
   result?: string;
 }
 
 /** 投保单明细：提交内容 */
 export interface InsureBatchRowInput {
-  /** 投保单 */
-  batchId: number;
-  /** 行号 */
-  rowNo: number;
   /** 姓名 */
   name: string;
   /** 身份证号 */
@@ -229,6 +225,10 @@ export interface InsureBatchRowInput {
   phone?: string;
   /** 工种 */
   jobType?: string;
+  /** 投保单 */
+  batchId: number;
+  /** 行号 */
+  rowNo: number;
 }
 
 /** 投保记录（一行，insure_records） */

@@ -1,26 +1,39 @@
 /// <reference types="vite/client" />
 /**
- * Browser-side schema registry: bundles every schemas/**\/*.json via Vite and exposes typed accessors.
- * The schemas are checked once per build: `vite build` fails with a readable list when anything is wrong
- * (the schemaCheck plugin in vite.config.ts), so a production bundle holds only valid schemas and does
- * not carry the validator. Under the dev server and in tests they are validated here, at start-up.
+ * Browser-side schema registry: the schema files the console renders, with typed accessors.
+ *
+ * In production they come from the gateway that serves the console: it writes the schemas it runs on
+ * (already validated at its start) into index.html as window.__APP_SCHEMAS__, so one build serves any
+ * schema folder — a configurator's edit reaches the browser when the gateway restarts, with no rebuild,
+ * and the bundle carries no schemas. Under the dev server and in tests they are bundled by Vite
+ * (import.meta.glob, reloaded on save) and validated here, at start-up.
  */
 import type { DetailSchema, DetailSchemaFile, FormSchema, FormSchemaFile, RoutesFile, TableSchema, TableSchemaFile } from './types';
-import { formatIssues, ROUTES_FILE, validateSchemas } from './validator';
+import { formatIssues, ROUTES_FILE, validateSchemas } from './validate';
 import { buildEntityRegistry } from '../shared/entity/registry';
 import { resolveDetail, resolveForm, resolveTable } from './resolve';
 
 export { flattenRoutes, matchRoute, findRoute, fillPath, allRoutes, isLeafRoute } from './routes';
 
+declare global {
+  interface Window {
+    /** The gateway's schema files keyed like 'schemas/routes.json' (written into index.html when it serves the console). */
+    __APP_SCHEMAS__?: Record<string, unknown>;
+  }
+}
+
 // schemas/meta holds the JSON Schemas for editors: the console does not read them.
-const modules = import.meta.glob(['/schemas/**/*.json', '!/schemas/meta/**'], { eager: true, import: 'default' }) as Record<string, unknown>;
+const modules: Record<string, unknown> = import.meta.env.PROD
+  ? {}
+  : (import.meta.glob(['/schemas/**/*.json', '!/schemas/meta/**'], { eager: true, import: 'default' }) as Record<string, unknown>);
+
+const served = typeof window !== 'undefined' ? window.__APP_SCHEMAS__ : undefined;
+if (import.meta.env.PROD && !served) throw new Error('控制台的页面配置（schemas）缺失：请通过网关访问控制台');
 
 /** Parsed schema files keyed like 'schemas/routes.json'. */
-export const schemaFiles: Record<string, unknown> = Object.fromEntries(
-  Object.entries(modules).map(([k, v]) => [k.replace(/^\//, ''), v]),
-);
+export const schemaFiles: Record<string, unknown> = served ?? Object.fromEntries(Object.entries(modules).map(([k, v]) => [k.replace(/^\//, ''), v]));
 
-if (!import.meta.env.PROD) {
+if (!import.meta.env.PROD && !served) {
   const issues = validateSchemas(schemaFiles);
   if (issues.length > 0) {
     throw new Error(`Invalid console schemas (${issues.length} issue${issues.length > 1 ? 's' : ''}):\n${formatIssues(issues)}`);

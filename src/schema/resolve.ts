@@ -89,6 +89,19 @@ function expand<T>(entries: T[], keyOf: (e: T) => string | undefined, all: strin
 const fieldKey = (x: unknown): string | undefined =>
   typeof x === 'string' ? x : x && typeof x === 'object' && 'field' in x ? String((x as { field: unknown }).field) : undefined;
 
+const FIXED_RANK = { left: 0, right: 2 } as const;
+
+/**
+ * The column order rule: columns in the order the page lists them, with '*' expanded in place (a
+ * field added to the entity appears where '*' stands, in entity order), except that columns fixed
+ * left come first and columns fixed right last. So a new field never lands behind a column pinned to
+ * the right, and the 操作 column the table page appends after these stays the last one.
+ */
+export function orderColumns<C extends { fixed?: 'left' | 'right' }>(columns: C[]): C[] {
+  const rank = (c: C) => (c.fixed ? FIXED_RANK[c.fixed] : 1);
+  return columns.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+}
+
 export function resolveTable(file: TableSchemaFile, reg: EntityRegistry): TableSchema {
   if (!file.entity) return { ...(file as unknown as TableSchema) };
   const e = reg.get(file.entity);
@@ -108,7 +121,7 @@ export function resolveTable(file: TableSchemaFile, reg: EntityRegistry): TableS
       ...extra,
     };
   });
-  return { ...rest, api: file.api ?? `/api/${e.api}`, rowKey: file.rowKey ?? 'id', columns: cols };
+  return { ...rest, api: file.api ?? `/api/${e.api}`, rowKey: file.rowKey ?? 'id', columns: orderColumns(cols) };
 }
 
 /** A form input for entity field `key` (rows get their item fields as columns). */

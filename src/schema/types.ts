@@ -1,7 +1,7 @@
 /**
- * Types for the schema format under schemas/. The runtime (ProLayout, ProTable, Formily)
- * renders these; src/schema/validator.ts checks them. Keep this file the single source of
- * truth for the format (and keep validator.ts in sync with it).
+ * TypeScript types of the schema format under schemas/, for the runtime (ProLayout, ProTable,
+ * Formily) that renders it. The format itself is described once, by schemas/meta/*.schema.json,
+ * which src/schema/validate.ts checks every file against: keep these types in step with it.
  */
 import type { ActionWhen } from './when';
 
@@ -46,7 +46,6 @@ export type NavStyle = 'inline' | 'horizontal' | 'none';
 
 /** Layout groups of the spec; a top-level route names the one it renders in (children inherit it). */
 export type LayoutGroup = 'basic' | 'menu' | 'mine';
-export const LAYOUT_GROUPS: readonly LayoutGroup[] = ['basic', 'menu', 'mine'];
 
 /**
  * One route entry. The spec's keys are key, title, icon, path, hide, needServicePack, servicePackName,
@@ -107,21 +106,8 @@ export type ValueType =
   | 'idCard'
   | 'boolean';
 
-export const VALUE_TYPES: readonly ValueType[] = [
-  'text',
-  'money',
-  'date',
-  'dateTime',
-  'dateRange',
-  'enum',
-  'digit',
-  'phone',
-  'idCard',
-  'boolean',
-];
 
 export type EnumStatus = 'Default' | 'Success' | 'Processing' | 'Error' | 'Warning';
-export const ENUM_STATUSES: readonly EnumStatus[] = ['Default', 'Success', 'Processing', 'Error', 'Warning'];
 
 export interface EnumOption {
   label: string;
@@ -172,7 +158,6 @@ export interface ColumnLayout {
    */
   optionsApi?: string;
 }
-export const COLUMN_LAYOUT_KEYS = ['field', 'width', 'link', 'copyable', 'ellipsis', 'hideInTable', 'fixed', 'optionsApi'] as const;
 
 export interface TableSchemaFile extends Omit<TableSchema, 'columns' | 'api' | 'rowKey'> {
   $schema?: string;
@@ -187,7 +172,6 @@ export interface TableSchemaFile extends Omit<TableSchema, 'columns' | 'api' | '
 
 /** Form field component overrides (layout only). */
 export type FormComponent = 'input' | 'textarea' | 'password' | 'select' | 'switch' | 'date';
-export const FORM_COMPONENTS: readonly FormComponent[] = ['input', 'textarea', 'password', 'select', 'switch', 'date'];
 
 export interface FormFieldLayout {
   field: string;
@@ -201,7 +185,6 @@ export interface FormFieldLayout {
   /** renders the field (an array of ids) as a file upload */
   upload?: UploadSpec;
 }
-export const FORM_LAYOUT_KEYS = ['field', 'placeholder', 'component', 'span', 'hidden', 'optionsApi', 'description', 'upload'] as const;
 
 /** A form-only "repeat the value" input (not sent to the gateway), e.g. password confirmation. */
 export interface ConfirmFieldLayout {
@@ -282,25 +265,8 @@ export type FieldType =
   | 'rows'
   | 'smsCode'
   | 'email'
+  /** only from an entity-bound form's `upload` layout (it needs its UploadSpec) */
   | 'upload';
-
-export const FIELD_TYPES: readonly FieldType[] = [
-  'string',
-  'password',
-  'textarea',
-  'number',
-  'money',
-  'date',
-  'enum',
-  'multiEnum',
-  'boolean',
-  'phone',
-  'idCard',
-  'rows',
-  'smsCode',
-  'email',
-  // 'upload' only comes from an entity-bound form's `upload` layout (it needs its UploadSpec).
-];
 
 /**
  * A file input (layout key `upload`): each chosen file is sent to `api` (multipart, field `file`;
@@ -382,7 +348,10 @@ export interface DetailSchema {
   actions?: ToolbarAction[];
 }
 
-/** antd icon names allowed in routes.json (all exist in @ant-design/icons). */
+/**
+ * antd icon names src/runtime/icons.tsx imports, the same list as the `icon` enum of
+ * schemas/meta/routes.schema.json (tests/unit/schema-meta.test.ts keeps them equal).
+ */
 export const ICON_NAMES = [
   'HomeOutlined',
   'DashboardOutlined',
@@ -418,14 +387,6 @@ export const ICON_NAMES = [
 
 export type IconName = (typeof ICON_NAMES)[number];
 
-/**
- * Exact number of leaf routes (routes with a page or href) routes.json must have: the spec's route
- * table lists 22 paths, 21 pages plus the section /main/online-insurance (a group that opens its
- * first accessible child), see SPEC_SECTION_ROUTES.
- */
-export const EXPECTED_LEAF_ROUTES = 21;
-/** Groups the spec lists among its routes (they must exist as groups). */
-export const SPEC_SECTION_ROUTES = ['/main/online-insurance'] as const;
 
 export interface SchemaIssue {
   /** relative file path like 'schemas/routes.json' */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 export interface QueryOptions {
   /**
@@ -58,12 +58,16 @@ export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
     target = resolve(dataDir);
     mkdirSync(target, { recursive: true });
   }
+  const release = target === 'memory://' ? () => undefined : claimDataDir(target);
   // Durability: a NodeFS data dir is an Emscripten NODEFS mount, so PostgreSQL's own writes (WAL on
   // commit) go straight to files in the directory through node:fs, not to an in-memory copy that is
   // flushed later. relaxedDurability: false (the default, stated here on purpose) makes every query
   // wait for PGlite's syncToFs before its result is returned, so a write is on disk (in the OS page
   // cache; it survives a killed process, see tests/server/durability.test.ts) before we answer 200.
-  const pg = await PGlite.create(target, { relaxedDurability: false, extensions: { pg_trgm } });
+  const pg = await PGlite.create(target, { relaxedDurability: false, extensions: { pg_trgm } }).catch((err: unknown) => {
+    release();
+    throw err;
+  });
   const db: Db = {
     driver: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {
@@ -81,10 +85,56 @@ export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
       );
     },
     async close() {
-      await pg.close();
+      try {
+        await pg.close();
+      } finally {
+        release();
+      }
     },
   };
   return db;
+}
+
+/** Refusal to open an embedded database another live process has open. */
+export class DataDirInUseError extends Error {
+  readonly code = 'E_DATA_DIR_IN_USE';
+}
+
+/**
+ * The embedded database is one process's: a second process (another gateway, `npm run admin`) writing
+ * the same folder would corrupt it. The folder's owner is written to <dir>/console.pid; a live owner
+ * refuses the open, a dead one (killed) is taken over. Returns the release function.
+ */
+function claimDataDir(dir: string): () => void {
+  const file = join(dir, 'console.pid');
+  let owner = 0;
+  try {
+    owner = Number(readFileSync(file, 'utf8').trim());
+  } catch {
+    /* no owner */
+  }
+  if (owner && owner !== process.pid && alive(owner)) {
+    throw new DataDirInUseError(
+      `the embedded database ${dir} is open in process ${owner} (a running gateway?); stop it first, or use PostgreSQL (DATABASE_URL) and the operator API`,
+    );
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export async function openPostgres(databaseUrl: string): Promise<Db> {

@@ -16,7 +16,7 @@ const bin = (name: string) => resolve('node_modules/.bin', name);
 
 const gateway = spawn(
   bin('tsx'),
-  ['watch', '--clear-screen=false', '--include', 'schemas/**/*.json', '--include', 'content/**/*.md', 'src/server/main.ts', '--demo'],
+  ['watch', '--clear-screen=false', '--include', 'schemas/**/*.json', '--include', 'content/**/*.md', 'src/server/main.ts', '--demo', '--studio'],
   { stdio: 'inherit', env: { ...env, PORT: port, HOST: host, DATA_DIR: env.DATA_DIR || '.data/pglite' } },
 );
 

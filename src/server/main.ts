@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer, StartupError } from './server.ts';
-import { isProduction } from './services/sms.ts';
+import { DataDirInUseError } from './db.ts';
+import { declaredProduction, trustProxyFrom } from './environment.ts';
 import { DEMO_PASSWORD, DEMO_PHONE } from './seed.ts';
 import { validateSchemaDir } from '../schema/load-node.ts';
-import { formatIssues } from '../schema/validator.ts';
+import { formatIssues } from '../schema/validate.ts';
+import { MigrationFileFailed, MigrationRefused } from './entity/migrate.ts';
 
 const env = process.env;
 
@@ -18,9 +20,10 @@ const { files: schemaFiles, issues } = validateSchemaDir(resolve('.'));
 const fileCount = Object.keys(schemaFiles).length;
 if (issues.length) fail(`schemas/ has ${issues.length} problem(s):\n${formatIssues(issues)}`);
 
-// Demo mode (public demo accounts and data) only when asked for explicitly.
+// Production unless told otherwise (environment.ts): demo mode (public demo accounts and data, the
+// development SMS and payment providers) only when asked for explicitly, and never in a declared production.
 const demo = process.argv.includes('--demo') || env.DEMO === '1';
-if (demo && isProduction(env)) fail('--demo / DEMO=1 is not allowed in production (APP_ENV or NODE_ENV is "production")');
+if (demo && declaredProduction(env)) fail('--demo / DEMO=1 is not allowed in production (APP_ENV or NODE_ENV is "production")');
 
 const port = env.PORT ? Number(env.PORT) : 8080;
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a whole number from 0 to 65535, got "${env.PORT}"`);
@@ -34,16 +37,19 @@ const running = await startServer({
   basePath: env.BASE_PATH || '/',
   staticDir,
   seed: demo,
+  // The schema studio's API (`npm run dev` passes --studio); startServer refuses it in production.
+  studio: process.argv.includes('--studio'),
   logLevel: env.LOG_LEVEL || 'info',
-  trustProxy: env.TRUST_PROXY === '1' ? true : env.TRUST_PROXY || undefined,
+  trustProxy: trustProxyFrom(env.TRUST_PROXY),
 }).catch((err: NodeJS.ErrnoException) => {
-  if (err instanceof StartupError) fail(err.message);
+  if (err instanceof StartupError || err instanceof DataDirInUseError || err instanceof MigrationRefused || err instanceof MigrationFileFailed) fail(err.message);
   if (err.code === 'EADDRINUSE') fail(`port ${port} is already in use; set PORT to another port`);
   if (err.code === 'ECONNREFUSED') fail(`the PostgreSQL server in DATABASE_URL refused the connection (${err.message})`);
   throw err;
 });
 
 console.log(`Schemas OK (${fileCount} files)`);
+for (const line of running.providers) console.log(`Using ${line}`);
 console.log(`Console ready at ${running.url}`);
 if (demo) console.log(`Demo sign-in: phone ${DEMO_PHONE}, password ${DEMO_PASSWORD}`);
 if (!staticDir) console.log('(No built UI found: API only. Run `npm run build` or set STATIC_DIR.)');

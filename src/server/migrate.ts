@@ -1,10 +1,12 @@
 import type { Db } from './db.ts';
 import { DOMAIN_COLUMNS, MONEY_DDL } from './domain/ddl.ts';
 import { UPLOAD_DDL } from './files/ddl.ts';
-import { loadEntities } from './entity/load.ts';
 import { FIXED_DDL, indexNamesIn, migrateEntities, type MigrateReport } from './entity/migrate.ts';
-import { REPO_ROOT, repoEntities } from './entity/repo.ts';
+import { entitiesAt, REPO_ROOT } from './entity/repo.ts';
 import { CLAIM_ATTACHMENT_DDL } from './domain/attachments.ts';
+import { STORED_FILES_DDL } from './files/storage-db.ts';
+import { columnOf, tableOf } from './entity/ddl.ts';
+import { ensureSerialSequence } from './entity/serial.ts';
 
 /**
  * Idempotent schema of the tables that are not entities (accounts, sessions, SMS codes, rate limits).
@@ -41,11 +43,27 @@ export const MIGRATIONS: string[] = [
      END IF;
    END $$`,
   `CREATE INDEX IF NOT EXISTS auth_tokens_user_idx ON auth_tokens (user_id)`,
+  // Purged on a schedule (services/purge.ts) by expiry.
+  `CREATE INDEX IF NOT EXISTS auth_tokens_expires_idx ON auth_tokens (expires_at)`,
+  `CREATE INDEX IF NOT EXISTS sms_codes_expires_idx ON sms_codes (expires_at)`,
+  // Onboarding (src/server/onboarding.ts): a business's tax number (统一社会信用代码), one business per number.
+  `ALTER TABLE businesses ADD COLUMN IF NOT EXISTS tax_no TEXT NOT NULL DEFAULT ''`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS businesses_tax_no_idx ON businesses (tax_no) WHERE tax_no <> ''`,
+  // Files every gateway reads when the database is PostgreSQL or in memory (files/storage-config.ts).
+  STORED_FILES_DDL,
 ];
 
 export interface MigrateOptions {
   /** Directory holding schemas/ (default: the repository root). */
   schemaRoot?: string;
+}
+
+/**
+ * What code owns on entity tables, which the entity migration neither reports nor drops: the money
+ * rules' bookkeeping columns, and the indexes the money rules, uploads and attachments create.
+ */
+export function codeOwned(): { codeColumns: Record<string, readonly string[]>; codeIndexes: string[] } {
+  return { codeColumns: DOMAIN_COLUMNS, codeIndexes: indexNamesIn([...MIGRATIONS, ...MONEY_DDL, ...UPLOAD_DDL, ...CLAIM_ATTACHMENT_DDL]) };
 }
 
 /**
@@ -58,15 +76,14 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<Migrat
     await db.query(sql);
   }
   const root = opts.schemaRoot ?? REPO_ROOT;
-  const { registry, migrationsDir } = root === REPO_ROOT ? repoEntities() : loadEntities(root);
-  const report = await migrateEntities(db, {
-    entities: Object.values(registry.entities),
-    migrationsDir,
-    codeColumns: DOMAIN_COLUMNS,
-    // Indexes the money rules, uploads and attachments create on entity tables are theirs, not stale.
-    codeIndexes: indexNamesIn([...MIGRATIONS, ...MONEY_DDL, ...UPLOAD_DDL, ...CLAIM_ATTACHMENT_DDL]),
-  });
+  const { registry, migrationsDir } = entitiesAt(root);
+  const report = await migrateEntities(db, { entities: Object.values(registry.entities), migrationsDir, ...codeOwned() });
   // Claim attachments reference claims (an entity table), so they follow the entity migration.
   for (const sql of CLAIM_ATTACHMENT_DDL) await db.query(sql);
+  // Generated numbers (entity fields with a "serial:" default) come from one sequence (entity/serial.ts).
+  const serialColumns = Object.values(registry.entities).flatMap((e) =>
+    e.storage === false ? [] : Object.entries(e.fields).filter(([, f]) => String(f.default ?? '').startsWith('serial:')).map(([k, f]) => [tableOf(e), columnOf(k, f)] as [string, string]),
+  );
+  await ensureSerialSequence(db, serialColumns);
   return report;
 }

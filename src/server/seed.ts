@@ -1,5 +1,6 @@
 import type { Db } from './db.ts';
 import { hashPassword, idCardCheckChar, isoDate, mulberry32 } from './util.ts';
+import { serialNo } from './entity/serial.ts';
 
 export const DEMO_PHONE = '13800000000';
 export const DEMO_PASSWORD = 'demo1234';
@@ -154,7 +155,6 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
   const personName = () => pick(SURNAMES) + pick(GIVEN) + (rand() < 0.6 ? pick(GIVEN) : '');
   const mobile = () => `1${pick(['3', '5', '7', '8', '9'])}${pad(int(0, 999999999), 9)}`;
   const rosterPlans = Object.keys(PLANS).filter((p) => PLANS[p].unit === 'month');
-  let seq = 0;
   const autoStatuses: { biz: string; idCard: string; status: string }[] = [];
 
   await db.tx(async (tx) => {
@@ -168,8 +168,8 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
     );
     for (const [bi, biz] of BUSINESSES.entries()) {
       await tx.query(
-        'INSERT INTO businesses (id, name, charge_form, service_packs, balance_cents) VALUES ($1,$2,$3,$4,$5)',
-        [biz.id, biz.name, biz.chargeForm, biz.packs, biz.balanceCents],
+        'INSERT INTO businesses (id, name, charge_form, service_packs, balance_cents, tax_no) VALUES ($1,$2,$3,$4,$5,$6)',
+        [biz.id, biz.name, biz.chargeForm, biz.packs, biz.balanceCents, biz.taxNo],
       );
       if (bi < 2) {
         await tx.query('INSERT INTO user_businesses (user_id, business_id, user_type) VALUES ($1,$2,$3)', [
@@ -191,7 +191,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
       let made = 0;
       for (let b = 0; b < biz.batches; b++) {
         const created = daysAgo(int(3, 20) + (biz.batches - b) * 9, 10);
-        const batchNo = `PB${ymd(created)}${pad(++seq, 4)}`;
+        const batchNo = await serialNo(tx, 'PB', created);
         const attendance = biz.packs.includes('attendance') && b % 4 === 3;
         const source = attendance ? 'attendance' : 'roster';
         const count = Math.min(perBatch, biz.persons - made);
@@ -248,7 +248,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
         // Spread over the last 12 months (the workbench charts them); the first few fall in this month.
         const drawn = i < 5 ? daysAgo(int(0, today.getUTCDate() - 1), int(1, 9)) : daysAgo(int(0, 330), int(1, 9));
         const created = new Date(Math.min(drawn.getTime(), now.getTime() - 60_000));
-        const orderNo = `OD${ymd(created)}${pad(++seq, 5)}`;
+        const orderNo = await serialNo(tx, 'OD', created);
         const plan = pick(Object.keys(PLANS));
         const people = int(1, 30);
         // The premium rule of src/server/domain/insure.ts: month plans are bought for 12 months, day plans per day.
@@ -275,7 +275,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
           [nos],
         );
         const created = daysAgo(int(0, 60), int(9, 17));
-        const invoiceNo = `FP${ymd(created)}${pad(++seq, 5)}`;
+        const invoiceNo = await serialNo(tx, 'FP', created);
         const status = statuses[i % statuses.length];
         await tx.query(
           `INSERT INTO invoices (business_id, invoice_no, title, tax_no, amount_cents, type, status, email, order_nos, created_at)
@@ -291,7 +291,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
         await tx.query(
           `INSERT INTO invoice_refunds (business_id, refund_no, invoice_no, amount_cents, reason, status, created_at)
            VALUES ($1,$2,$3,$4,$5,$6,$7)`,
-          [biz.id, `TP${ymd(created)}${pad(++seq, 5)}`, invoiceNos[i].no, invoiceNos[i].cents, reasons[i % reasons.length], refundStatuses[i % refundStatuses.length], created.toISOString()],
+          [biz.id, await serialNo(tx, 'TP', created), invoiceNos[i].no, invoiceNos[i].cents, reasons[i % reasons.length], refundStatuses[i % refundStatuses.length], created.toISOString()],
         );
       }
 
@@ -304,7 +304,7 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
         await tx.query(
           `INSERT INTO claims (business_id, claim_no, person_name, id_card, accident_date, accident_type, description, amount_cents, status, created_at)
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-          [biz.id, `LP${ymd(created)}${pad(++seq, 5)}`, p.name, p.idCard, isoDate(accident), ACCIDENTS[k], ACCIDENT_DESC[k], int(5, 800) * 1000, claimStatuses[i % claimStatuses.length], created.toISOString()],
+          [biz.id, await serialNo(tx, 'LP', created), p.name, p.idCard, isoDate(accident), ACCIDENTS[k], ACCIDENT_DESC[k], int(5, 800) * 1000, claimStatuses[i % claimStatuses.length], created.toISOString()],
         );
       }
 

@@ -1,5 +1,5 @@
 import { applyMoneyDdl, backfillAutoStatus, backfillMoney, earliestCoverStart } from './domain/index.ts';
-import { REPO_ROOT } from './entity/repo.ts';
+import { entitiesAt, REPO_ROOT } from './entity/repo.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,11 @@ import { openDb, type Db } from './db.ts';
 import { migrate } from './migrate.ts';
 import { applyUploadDdl } from './files/ddl.ts';
 import { seed } from './seed.ts';
-import { devSmsProvider, isProduction, type SmsProvider } from './services/sms.ts';
+import type { PaymentProvider } from './domain/payment.ts';
+import { appEnvName, declaredProduction, isProduction } from './environment.ts';
+import { describeDatabase, pickProviders, type Providers } from './providers.ts';
+import { appConfigFromEnv } from './http/static.ts';
+import type { SmsProvider } from './services/sms.ts';
 
 export interface StartServerOptions {
   /** TCP port; 0 picks a free ephemeral port. Default 8080. */
@@ -31,18 +35,30 @@ export interface StartServerOptions {
   /** Directory holding schemas/ (default: the repository root). */
   schemaRoot?: string;
   /**
-   * SMS provider for sign-in codes. Default: the development provider (logs the code), which is
-   * refused in production — there, requesting a code answers 503 until a real provider is given.
+   * SMS provider for codes. Default: the HTTP provider of SMS_HTTP_URL; without one, the development
+   * provider (logs the code) in development, none in production (requesting a code then answers 503).
    */
   sms?: SmsProvider;
+  /** Payment provider for paying online. Default: the development provider in development, none in production. */
+  payments?: PaymentProvider | null;
+  /** The operator API's credential (default OPERATOR_TOKEN); without one the operator API answers 404. */
+  operatorToken?: string;
   /** Override sign-in / API limits (tests). */
   limits?: Partial<Limits>;
   /** pino log level; default LOG_LEVEL or 'silent'. */
   logLevel?: string;
   /** Trust X-Forwarded-* from a load balancer. */
-  trustProxy?: boolean | string;
-  /** Production mode (refuses demo data); default APP_ENV/NODE_ENV === 'production'. */
+  trustProxy?: boolean | number | string;
+  /**
+   * Production (no development providers, demo data refused). Default: production unless APP_ENV is
+   * development or demo data is asked for (seed), and always when APP_ENV or NODE_ENV says production.
+   */
   production?: boolean;
+  /**
+   * The schema studio's API (/api/studio/*, src/server/studio): editing the files under schemaRoot.
+   * Development only (`npm run dev`); refused in production.
+   */
+  studio?: boolean;
   /** window.__APP_CONFIG__ extras; default from APP_ENV, SERVICE_URLS, SENTRY_DSN. */
   appConfig?: Record<string, unknown>;
   /** Test-only seams (e.g. hold a request in flight). */
@@ -58,6 +74,8 @@ export interface RunningServer {
   basePath: string;
   db: Db;
   server: Server;
+  /** What the gateway uses (database, SMS, payments, files), one line each, as said at start-up. */
+  providers: string[];
   close(): Promise<void>;
 }
 
@@ -77,60 +95,57 @@ async function checkProductionSafety(db: Db, opts: StartServerOptions): Promise<
   }
 }
 
-function smsLogFile(opts: StartServerOptions): string {
-  const dataDir = opts.dataDir && opts.dataDir !== 'memory' && !opts.dataDir.startsWith('memory://') ? resolve(opts.dataDir, '..') : undefined;
-  return join(process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : dataDir ?? resolve('.data'), 'sms-dev.log');
-}
-
-function pickSms(opts: StartServerOptions, production: boolean): SmsProvider | null {
-  const sms = opts.sms ?? devSmsProvider(smsLogFile(opts));
-  // The development provider would print codes instead of sending them: never in production.
-  if (production && sms.development) return null;
-  return sms;
-}
-
 /**
  * Brings any database up to date, in order: the base tables, the tables and columns the entity schemas
  * describe (additive; destructive changes are refused), then the money rules' constraints and plans.
  */
-export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT): Promise<void> {
+export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT, entities = entitiesAt(schemaRoot)): Promise<void> {
   await migrate(db, { schemaRoot });
   await applyMoneyDdl(db);
   // Persons stored before the automatic-insurance status existed get the status their information implies.
-  await backfillAutoStatus(db, earliestCoverStart());
+  await backfillAutoStatus(db, entities.registry.get('insured-person'), earliestCoverStart());
   await applyUploadDdl(db);
 }
 
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const basePath = normalizeBasePath(opts.basePath);
-  const production = opts.production ?? isProduction();
+  const production = opts.production ?? (isProduction(process.env, opts.seed === true) || declaredProduction());
   const ownDb = !opts.db;
   const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir }));
   let app: Awaited<ReturnType<typeof createApp>>;
+  let providers: Providers | undefined;
+  const entities = entitiesAt(opts.schemaRoot ?? REPO_ROOT);
   try {
-    await migrateAll(db, opts.schemaRoot ?? REPO_ROOT);
+    await migrateAll(db, opts.schemaRoot ?? REPO_ROOT, entities);
     if (production) await checkProductionSafety(db, opts);
+    if (production && opts.studio) throw new StartupError('the schema studio (--studio) edits schemas/ and runs only in development (APP_ENV=development or --demo)');
     if (opts.seed === true) {
       await seed(db);
       // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
       await backfillMoney(db);
     }
+    providers = pickProviders({ ...opts, db, production });
     app = await createApp({
       db,
+      entities,
       staticDir: opts.staticDir,
       basePath,
-      sms: pickSms(opts, production),
+      sms: providers.sms,
+      payments: providers.payments,
+      files: providers.files.storage,
+      operatorTokenHash: providers.operatorTokenHash,
       limits: opts.limits,
       logLevel: opts.logLevel,
       trustProxy: opts.trustProxy,
-      appConfig: opts.appConfig,
+      appConfig: opts.appConfig ?? appConfigFromEnv(process.env, appEnvName(process.env, !production)),
       testHooks: opts.testHooks,
+      studio: opts.studio ? { root: opts.schemaRoot ?? REPO_ROOT } : undefined,
     });
-    // The development provider also logs the code through the gateway's logger.
-    if (!opts.sms && app.deps.sms) app.deps.sms = devSmsProvider(smsLogFile(opts), app.log);
+    providers.attachLog(app);
     await app.listen({ port: opts.port ?? 8080, host });
   } catch (err) {
+    providers?.files.close();
     if (ownDb) await db.close().catch(() => undefined);
     throw err;
   }
@@ -144,6 +159,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     basePath,
     db,
     server: app.server,
+    providers: [`database: ${describeDatabase(db, opts)}`, ...providers.lines],
     close() {
       // Graceful: stop accepting, answer 503 on kept-alive connections, let in-flight requests
       // finish (up to drainMs), then close the database.
@@ -155,6 +171,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
           await app.close();
         } finally {
           clearTimeout(force);
+          providers?.files.close();
           if (ownDb) await db.close();
         }
       })();

@@ -67,11 +67,6 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Yuan (number, up to 2 decimals) to integer cents. */
-export function yuanToCents(yuan: number): number {
-  return Math.round(yuan * 100);
-}
-
 /** Deterministic PRNG (mulberry32). */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;

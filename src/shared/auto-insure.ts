@@ -25,11 +25,16 @@ export const AUTO_INSURE_LABELS: Record<AutoInsureStatus, string> = {
 /** What a user (or the daily run) can do to a person. */
 export type AutoInsureAction = 'edit' | 'start' | 'stop' | 'reject';
 
+/**
+ * A person's information as these rules read it: a record of the insured-person entity (any other
+ * fields it carries are not read here; REQUIRED_INFO names the ones automatic insurance needs).
+ */
 export interface PersonInfo {
-  name?: string | null;
-  idCard?: string | null;
-  phone?: string | null;
-  jobType?: string | null;
+  name?: unknown;
+  idCard?: unknown;
+  phone?: unknown;
+  jobType?: unknown;
+  [field: string]: unknown;
 }
 
 /** Fields a person needs before automatic insurance can run, with their labels. */
@@ -62,7 +67,7 @@ export function ageOn(idCard: string, onDate: string): number {
 /** Why the insurer would refuse this person's information on `onDate`, or null when it is acceptable. */
 export function infoProblem(p: PersonInfo, onDate: string): string | null {
   if (!p.idCard) return null;
-  const age = ageOn(p.idCard, onDate);
+  const age = ageOn(String(p.idCard), onDate);
   if (age < MIN_AGE || age > MAX_AGE) return `年龄 ${age} 岁，不在可投保年龄 ${MIN_AGE}–${MAX_AGE} 岁之内`;
   return null;
 }

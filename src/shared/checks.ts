@@ -66,3 +66,17 @@ function todayUtcNumber(): number {
   }
   return today.value;
 }
+
+/**
+ * Characters no text in the console may hold: control characters (NUL and the rest of C0/C1; tab and
+ * line breaks only in multi-line text), zero-width and invisible formatting characters, and bidi
+ * overrides/isolates, which make a stored name read differently from what it is.
+ */
+const FORBIDDEN_ANYWHERE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]/u;
+const FORBIDDEN_IN_A_LINE = /[\t\n\r\u2028\u2029]/u;
+
+/** The first forbidden character of s as U+XXXX, or undefined when s is clean. */
+export function forbiddenCharacter(s: string, multiline: boolean): string | undefined {
+  const m = FORBIDDEN_ANYWHERE.exec(s) ?? (multiline ? null : FORBIDDEN_IN_A_LINE.exec(s));
+  return m ? `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : undefined;
+}

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { launchChromium } from './chromium';
 import { tour } from './tour';
 import { CM } from './routeList';
-import { DEMO, businessName } from './session';
+import { DEMO, businessName, gatewayUrl, sharedBrowser } from './session';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 let browser: Browser;
@@ -45,7 +44,7 @@ async function tabUntil(page: Page, done: (f: Awaited<ReturnType<typeof focused>
 
 describe('accessibility', () => {
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,11 +1,11 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
-import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, gatewayUrl, useSignedInPage } from './session';
 import { idCard } from '../id-card';
 import { PERSONS_PAGE as PAGE, fillAttendance, submitAttendance } from './attendance';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, DESKTOP);
 
 describe('attendance insurance: the outcome on the page after submitting', () => {

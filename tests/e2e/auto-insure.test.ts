@@ -1,8 +1,8 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { useSignedInPage } from './session';
+import { gatewayUrl, useSignedInPage } from './session';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { viewport: { width: 1440, height: 900 } });
 const PAGE = '/main/online-insurance/attendance-insurance/insure-person-manage';
 

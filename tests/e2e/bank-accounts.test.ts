@@ -1,7 +1,7 @@
-import { describe, expect, inject, it } from 'vitest';
-import { P, useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { P, gatewayUrl, useSignedInPage } from './session';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl);
 
 const accounts = () => ui.get<{ list: Array<{ bankName: string; accountNo: string }> }>('/api/bank-accounts?current=1&pageSize=100').then((d) => d.list);

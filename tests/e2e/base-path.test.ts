@@ -1,28 +1,23 @@
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './chromium';
-import { signInToFirstBusiness } from './session';
-import { startServer, type RunningServer } from '../../src/server/server';
+import { sharedBrowser, signInToFirstBusiness } from './session';
 
-// The same build (made by the global setup) served under another base path: the gateway passes it to
-// the browser as window.__APP_CONFIG__.basePath and the router and asset URLs follow it.
-let server: RunningServer;
+// The same build (made by the global setup) served under another base path by a gateway of its own
+// (the global setup's, on gateway 1's database): the gateway passes it to the browser as
+// window.__APP_CONFIG__.basePath and the router and asset URLs follow it.
+const consoleUrl = inject('consoleUrl');
 let browser: Browser;
 
 describe('console under a base path', () => {
   beforeAll(async () => {
-    const dist = path.resolve(import.meta.dirname, '../../dist');
-    server = await startServer({ port: 0, dataDir: 'memory', staticDir: dist, basePath: '/console/', seed: true });
-    browser = await launchChromium();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   it('routes, signs in and links under /console/', async () => {
-    const origin = server.url.replace(/\/console\/$/, '');
+    const origin = consoleUrl.replace(/\/console$/, '');
     const page = await browser.newPage();
     await page.goto(`${origin}/console/`);
     await page.waitForURL(`${origin}/console/login/index`);

@@ -1,9 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
-import { useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { gatewayUrl, useSignedInPage } from './session';
 import { idCard } from '../id-card';
 import { makePng } from '../server/png';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { locale: 'zh-CN' });
 const PM = '/service/service-center/pay-manage';
 
@@ -41,7 +41,8 @@ describe('claim attachments in the browser', () => {
     await item('事故类型').locator('.ant-select').click();
     await page.locator('.ant-select-item-option', { hasText: '意外伤害' }).click();
     await item('事故经过').locator('textarea').fill('仓库搬运货物时被货架划伤右手');
-    await item('报案金额').locator('input').fill('860.5');
+    // An amount that yuan × 100 cut off would store one cent short (1998).
+    await item('报案金额').locator('input').fill('19.99');
 
     const photo = makePng(48, 32, [30, 140, 60]);
     await item('理赔材料').locator('input[type=file]').setInputFiles({ name: '伤情照片.png', mimeType: 'image/png', buffer: photo });
@@ -53,14 +54,16 @@ describe('claim attachments in the browser', () => {
     await page.getByRole('button', { name: '提交报案' }).click();
     await page.waitForURL(`${baseUrl}${PM}/pay-apply`, { timeout: 20000 });
 
-    const list = await apiCall<{ list: Array<{ id: number; personName: string }> }>('GET', '/api/claims?sortField=createdAt&sortOrder=descend&pageSize=1');
+    const list = await apiCall<{ list: Array<{ id: number; personName: string; amount: number }> }>('GET', '/api/claims?sortField=createdAt&sortOrder=descend&pageSize=1');
     const claim = list.list[0];
     expect(claim.personName).toBe(person.name);
+    expect(Math.round(claim.amount * 100)).toBe(1999); // stored to the cent
     const files = await apiCall<{ list: Array<{ fileName: string; size: number }> }>('GET', `/api/claims/${claim.id}/attachments`);
     expect(files.list).toEqual([expect.objectContaining({ fileName: '伤情照片.png', size: photo.length })]);
 
     // The detail shows the stored photo itself (48 × 32 pixels, decoded from the served bytes).
     await page.goto(`${baseUrl}${PM}/pay-apply?id=${claim.id}`);
+    await expect.poll(() => page.locator('.ant-descriptions').first().innerText(), { timeout: 20000 }).toContain('¥19.99');
     const shown = page.locator('[data-testid="claim-attachments"] img.ant-image-img');
     await shown.waitFor({ timeout: 20000 });
     await expect.poll(() => shown.evaluate((img: HTMLImageElement) => `${img.naturalWidth}x${img.naturalHeight}`), { timeout: 10000 }).toBe('48x32');

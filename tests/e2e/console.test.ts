@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './chromium';
-import { DEMO, P, businessName, chooseBusiness, signIn } from './session';
+import { DEMO, P, businessName, chooseBusiness, gatewayUrl, sharedBrowser, signIn } from './session';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 
 let browser: Browser;
 let page: Page;
@@ -11,7 +10,7 @@ const pageErrors: string[] = [];
 
 describe('console end to end (headless Chromium against the real gateway)', () => {
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedBrowser();
     page = await browser.newPage({ locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(String(e)));
   });

@@ -1,8 +1,8 @@
-import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, gatewayUrl, useSignedInPage } from './session';
 import { CM } from './routeList';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, DESKTOP);
 
 interface Order {

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import { describe, expect, inject, it } from 'vitest';
-import { useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { downloadBytes, gatewayUrl, useSignedInPage } from './session';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { locale: 'zh-CN', acceptDownloads: true });
 
 
@@ -30,7 +29,7 @@ describe('list export in the browser', () => {
     await page.getByText(/已导出 \d+ 条记录/).waitFor({ timeout: 20000 });
 
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load((await readFile(await download.path())) as unknown as ArrayBuffer);
+    await wb.xlsx.load((await downloadBytes(download)) as unknown as ArrayBuffer);
     const rows: ExcelJS.CellValue[][] = [];
     wb.worksheets[0].eachRow((r) => rows.push((r.values as ExcelJS.CellValue[]).slice(1)));
     const header = rows[0];

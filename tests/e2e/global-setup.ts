@@ -1,27 +1,86 @@
 import { execSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ensureChromium } from './chromium';
-import { startServer } from '../../src/server/server';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from './chromium';
+import { DESKTOP, signInToFirstBusiness } from './sign-in';
+import { startServer, type RunningServer } from '../../src/server/server';
+
+/** A gateway's demo user signed in to the demo business once, as the browser stores it. */
+export interface SignedInState {
+  /** Playwright storage state (the console's localStorage for the gateway's origin), as JSON. */
+  storageState: string;
+  /** The headers the console sends to the gateway. */
+  auth: Record<string, string>;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The gateway of worker 1 (tests/e2e/worker-gateway.ts points it at the file's own worker's gateway). */
     baseUrl: string;
+    /** One gateway per worker slot (VITEST_POOL_ID 1…n), each with its own fresh demo data. */
+    baseUrls: string[];
+    /** The demo user signed in on each gateway of baseUrls (same order). */
+    signedIn: SignedInState[];
+    /** Gateway 1's database served under the base path /console/ (origin + '/console'). */
+    consoleUrl: string;
+    /** The one headless Chromium every e2e file connects to (chromium.connect). */
+    chromiumWs: string;
   }
 }
 
+/** How many e2e files run at once: vitest's worker count for the project (VITEST_POOL_ID 1…n). */
+function workerCount(project: TestProject): number {
+  const n = project.config.maxWorkers || project.vitest.config.maxWorkers || Math.max(availableParallelism() - 1, 1);
+  return Math.max(1, Number(n));
+}
+
 /**
- * Installs Chromium if needed, builds the console and starts the real gateway (embedded database,
- * fresh demo data) serving that build on an ephemeral port.
+ * Builds the console once, starts one headless Chromium for every e2e file and one real gateway
+ * (embedded database, fresh demo data) per worker slot, so e2e files that run at the same time never
+ * share data; signs the demo user in on each gateway once (files reuse that session).
  */
 export default async function setup(project: TestProject) {
   ensureChromium();
   const root = path.resolve(import.meta.dirname, '../..');
+  const dist = path.join(root, 'dist');
   // Vitest runs with NODE_ENV=test; the console under test is the production build.
   execSync('npx vite build --logLevel warn', { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, staticDir: path.join(root, 'dist') });
-  project.provide('baseUrl', server.url.replace(/\/$/, ''));
+  const servers: RunningServer[] = [];
+  const chrome = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  try {
+    for (let i = 0; i < workerCount(project); i++) {
+      servers.push(await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, staticDir: dist }));
+    }
+    // The same build under a base path, on gateway 1's database (no second seed).
+    const underBase = await startServer({ port: 0, host: '127.0.0.1', db: servers[0].db, staticDir: dist, basePath: '/console/' });
+    servers.push(underBase);
+    const urls = servers.slice(0, -1).map((s) => s.url.replace(/\/$/, ''));
+    const browser = await chromium.connect(chrome.wsEndpoint());
+    const signedIn = await Promise.all(
+      urls.map(async (url) => {
+        const context = await browser.newContext(DESKTOP);
+        const auth = await signInToFirstBusiness(await context.newPage(), url);
+        const storageState = JSON.stringify(await context.storageState());
+        await context.close();
+        return { storageState, auth };
+      }),
+    );
+    await browser.close();
+    project.provide('baseUrls', urls);
+    project.provide('baseUrl', urls[0]);
+    project.provide('signedIn', signedIn);
+    project.provide('consoleUrl', underBase.url.replace(/\/$/, ''));
+    project.provide('chromiumWs', chrome.wsEndpoint());
+  } catch (e) {
+    await Promise.all(servers.map((s) => s.close()));
+    await chrome.close();
+    throw e;
+  }
   return async () => {
-    await server.close();
+    // The base-path gateway first: it uses gateway 1's database, which gateway 1 closes.
+    for (const s of servers.reverse()) await s.close();
+    await chrome.close();
   };
 }

@@ -1,9 +1,10 @@
-import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, P, useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, P, gatewayUrl, useSignedInPage } from './session';
 import { idCard } from '../id-card';
 import { fillAttendance } from './attendance';
+import { earliestCoverStart } from '../../src/server/domain/cover';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, DESKTOP);
 
 const due = () => ui.get<{ balance: number; unpaidCount: number; unpaidAmount: number }>('/api/payments/due');
@@ -48,6 +49,7 @@ describe('paying and costs in the browser (prepaid business)', () => {
     const batches = () => ui.get<{ total: number }>('/api/insure-batches?pageSize=1').then((d) => d.total);
     const batchesBefore = await batches();
     const csv = `姓名,身份证号,手机号,工种\n王芳,${idCard('19900307', 71)},13912345678,仓储分拣\n赵强,${idCard('19880412', 72)},13812345679,配送骑手\n`;
+    const workDate = earliestCoverStart();
     await fillAttendance(page, baseUrl, csv, 2);
 
     await page.getByRole('button', { name: '提交投保' }).click();
@@ -57,6 +59,9 @@ describe('paying and costs in the browser (prepaid business)', () => {
     expect(text).toContain('2 人 × 1 天 × ¥3.50/人·天');
     expect(text).toContain('¥7.00');
     expect(text).toContain(money(before.balance));
+    // A day plan for one work date covers that date only (not「work date 至 the next day」).
+    const period = await confirm.locator('.ant-descriptions-row', { hasText: '保障期间' }).innerText();
+    expect(period.replace(/\s+/g, ' ').trim()).toBe(`保障期间 ${workDate}`);
     // Nothing is charged or stored while the user looks at the cost; going back changes nothing.
     expect((await due()).balance).toBe(before.balance);
     expect(await batches()).toBe(batchesBefore);
@@ -70,5 +75,10 @@ describe('paying and costs in the browser (prepaid business)', () => {
     await page.getByTestId('attendance-result').waitFor({ timeout: 20000 });
     expect(await batches()).toBe(batchesBefore + 1);
     expect((await due()).balance).toBe(Math.round(before.balance * 100 - 700) / 100);
+    // The stored cover is the period the confirmation showed.
+    const records = await ui.get<{ list: Array<{ personName: string; effectiveDate: string; expiryDate: string }> }>(
+      `/api/insure-records?personName=${encodeURIComponent('王芳')}&effectiveDate=${workDate},${workDate}&pageSize=100`,
+    );
+    expect(records.list.filter((r) => r.personName === '王芳').map((r) => [r.effectiveDate, r.expiryDate])).toContainEqual([workDate, workDate]);
   });
 });

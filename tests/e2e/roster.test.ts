@@ -1,10 +1,10 @@
-import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, P, useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, P, gatewayUrl, useSignedInPage } from './session';
 import { makeIdCard } from '../id-card';
 
 /** IDs from region 110105, apart from the other browser tests' people. */
 const idCard = (birth: string, seq: number) => makeIdCard('110105', birth, seq);
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { ...DESKTOP, viewport: { width: 1440, height: 1000 } });
 
 

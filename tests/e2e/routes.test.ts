@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './chromium';
-import { businessName, chooseBusiness, signIn, signInToFirstBusiness } from './session';
+import { businessName, chooseBusiness, gatewayUrl, sharedBrowser, signIn, signInToFirstBusiness } from './session';
 import { CM, CONTENT, FI, M, PM, PUBLIC_ROUTES, firstId as firstIdOf, signedInRoutes } from './routeList';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 
 let browser: Browser;
 let context: BrowserContext;
@@ -34,7 +33,7 @@ async function expectPage(path: string, title: string, content = CONTENT) {
 
 describe('every route of the specification in Chromium', () => {
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedBrowser();
     context = await browser.newContext({ locale: 'zh-CN' });
     page = await context.newPage();
     watch(page);

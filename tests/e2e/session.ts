@@ -1,10 +1,29 @@
-import { afterAll, beforeAll } from 'vitest';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { launchChromium } from './chromium';
+/**
+ * What an e2e test file uses: its gateway, the shared browser and a signed-in page.
+ *
+ * How the e2e suite runs (vite.config.ts, global-setup.ts): the console is built once; one headless
+ * Chromium serves every file; each worker slot (VITEST_POOL_ID) has its own gateway with fresh demo
+ * data, so the e2e files that run at the same time (and next to the unit files) never share data,
+ * while the files of one slot run one after another on the same gateway, as they always did.
+ *
+ * A new e2e file follows this pattern (see bank-accounts.test.ts):
+ *
+ *   const baseUrl = gatewayUrl();                      // this worker's gateway (not a server of your own)
+ *   const ui = useSignedInPage(baseUrl, DESKTOP);      // one page for the file, already signed in
+ *   it('…', async () => { await ui.page.goto(`${baseUrl}${P.orders}`); … ui.get('/api/…') … });
+ *
+ * - Start no gateway and launch no browser in a test file: use gatewayUrl() and useSignedInPage(), or
+ *   sharedBrowser() for pages of your own (sign-in tests, other windows); close what you open.
+ * - Reuse the file's page across its tests (each test starts with a page.goto) instead of new pages.
+ * - Leave the demo data usable for the files after yours on the same gateway: create what you change
+ *   (a new order, a new person) or pick rows by what they are, never by position in the seed.
+ * - Extend an existing file when the flow fits it: every file costs a connection and a context.
+ */
+import { afterAll, beforeAll, inject } from 'vitest';
+import { chromium, type Browser, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
+import { DESKTOP, signInToFirstBusiness } from './sign-in';
 
-export const DEMO = { phone: '13800000000', password: 'demo1234' };
-/** The demo business the tests work in: prepaid, the demo user is its admin, it has the attendance pack. */
-export const DEMO_BUSINESS = 'B10001';
+export { DEMO, DEMO_BUSINESS, DESKTOP, businessName, chooseBusiness, signIn, signInToFirstBusiness } from './sign-in';
 
 export const P = {
   login: '/login/index',
@@ -15,50 +34,19 @@ export const P = {
   bank: '/account/account-center/account-center/bank-manage',
 } as const;
 
-/** Fills the sign-in form at `${origin}/login/index` (or the given sign-in URL) and submits it. */
-export async function signIn(page: Page, origin: string, password = DEMO.password, url = `${origin}${P.login}`): Promise<void> {
-  if (url) await page.goto(url);
-  await page.getByPlaceholder('请输入手机号').fill(DEMO.phone);
-  await page.getByPlaceholder('请输入密码').fill(password);
-  await page.getByRole('button', { name: /登\s*录/ }).click();
+/** This file's worker slot, 1…n (vitest's VITEST_POOL_ID). */
+const slot = (): number => Math.max(1, Number(process.env.VITEST_POOL_ID ?? '1'));
+
+/** The gateway of this file's worker slot (origin, no trailing slash): no other file uses it meanwhile. */
+export function gatewayUrl(): string {
+  const urls = inject('baseUrls');
+  return urls[(slot() - 1) % urls.length];
 }
 
-/** On the business step of sign-in, enters the given business. */
-export async function chooseBusiness(page: Page, businessName: RegExp | string): Promise<void> {
-  const picker = page.getByTestId('business-picker');
-  await picker.waitFor({ timeout: 20000 });
-  await picker.locator('.ant-list-item', { hasText: businessName }).getByRole('button', { name: /进\s*入/ }).click();
+/** The shared headless Chromium (started by the global setup); close() only disconnects this file. */
+export function sharedBrowser(): Promise<Browser> {
+  return chromium.connect(inject('chromiumWs'));
 }
-
-/** Business names by id, from the gateway (what the picker lists). */
-export async function businessName(origin: string, id = DEMO_BUSINESS): Promise<string> {
-  const login = await fetch(`${origin.replace(/\/console$/, '')}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(DEMO),
-  });
-  const body = (await login.json()) as { data: { businessList: Array<{ businessId: string; businessName: string }> } };
-  const b = body.data.businessList.find((x) => x.businessId === id);
-  if (!b) throw new Error(`demo user has no business ${id}`);
-  return b.businessName;
-}
-
-/**
- * Signs in as the demo user and enters the demo business (admin, attendance pack) on the business
- * step. Returns the headers the console itself sends to the gateway.
- */
-export async function signInToFirstBusiness(page: Page, origin: string): Promise<Record<string, string>> {
-  const name = await businessName(origin);
-  await signIn(page, origin);
-  await chooseBusiness(page, name);
-  await page.waitForURL(/\/mine\/home$/);
-  const [token, company] = await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('companyId')]);
-  if (!token || !company) throw new Error('signed in but token/companyId are not in localStorage');
-  return { Authorization: `Bearer ${token}`, 'X-Company-Id': company };
-}
-
-/** The page most browser tests use: a desktop window in Chinese. */
-export const DESKTOP: BrowserContextOptions = { locale: 'zh-CN', viewport: { width: 1440, height: 900 } };
 
 export interface SignedInPage {
   /** The page, signed in to the demo business (from beforeAll on). */
@@ -70,8 +58,9 @@ export interface SignedInPage {
 }
 
 /**
- * For a test file (or describe block): Chromium with one page made with `options`, signed in to the
- * demo business before its tests (signInToFirstBusiness); the browser is closed after them.
+ * For a test file (or describe block): one page made with `options` in the shared browser, signed in
+ * to the demo business before its tests (with the gateway's session the global setup made, or through
+ * the sign-in page for any other origin); its context is closed after them.
  */
 export function useSignedInPage(origin: string, options: BrowserContextOptions = {}): SignedInPage {
   let browser: Browser | undefined;
@@ -84,14 +73,24 @@ export function useSignedInPage(origin: string, options: BrowserContextOptions =
     },
   };
   beforeAll(async () => {
-    browser = await launchChromium();
-    ui.page = await browser.newPage(options);
-    ui.auth = await signInToFirstBusiness(ui.page, origin);
+    browser = await sharedBrowser();
+    const at = inject('baseUrls').indexOf(origin);
+    const session = at >= 0 ? inject('signedIn')[at] : undefined;
+    const context = await browser.newContext({ ...options, ...(session ? { storageState: JSON.parse(session.storageState) } : {}) });
+    ui.page = await context.newPage();
+    ui.auth = session ? session.auth : await signInToFirstBusiness(ui.page, origin);
   });
   afterAll(async () => {
     await browser?.close();
   });
   return ui;
+}
+
+/** A download's bytes (the shared browser is connected remotely, so download.path() is not available). */
+export async function downloadBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The page URL's query string as an object (list state lives there). */

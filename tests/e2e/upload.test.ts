@@ -1,11 +1,10 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
-import { readFile } from 'node:fs/promises';
-import { describe, expect, inject, it } from 'vitest';
-import { DESKTOP, P, useSignedInPage } from './session';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, P, downloadBytes, gatewayUrl, useSignedInPage } from './session';
 import { idCard } from '../id-card';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { ...DESKTOP, viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
 
 const broken = (id: string) => `${id.slice(0, 17)}${id.endsWith('1') ? '2' : '1'}`;
@@ -35,7 +34,7 @@ describe('roster upload in the browser', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '下载模板' }).click()]);
     expect(download.suggestedFilename()).toBe('名单投保模板.xlsx');
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load((await readFile(await download.path())) as unknown as ArrayBuffer);
+    await wb.xlsx.load((await downloadBytes(download)) as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
     expect((ws.getRow(1).values as string[]).slice(1)).toEqual(['*姓名', '*身份证号', '手机号', '工种']);
 
@@ -88,7 +87,7 @@ describe('roster upload in the browser', () => {
     // The original file downloads again, byte for byte.
     const [original] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '下载原文件' }).click()]);
     expect(original.suggestedFilename()).toBe('三月名单.xlsx');
-    expect(Buffer.compare(await readFile(await original.path()), bytes)).toBe(0);
+    expect(Buffer.compare(await downloadBytes(original), bytes)).toBe(0);
 
     // The form is in the history list, and its row leads back to this detail.
     await page.goto(`${baseUrl}${P.historyForms}`);

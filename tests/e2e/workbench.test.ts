@@ -1,8 +1,8 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, P, useSignedInPage } from './session';
+import { DESKTOP, P, gatewayUrl, useSignedInPage } from './session';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, DESKTOP);
 
 const yuan = (s: string) => Math.round(Number(s.replace(/[¥,\s]/g, '')) * 100);

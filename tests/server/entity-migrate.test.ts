@@ -5,7 +5,7 @@ import { loadSchemaFiles } from '../../src/schema/load-node.ts';
 import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import type { EntitySchema } from '../../src/shared/entity/types.ts';
 import { indexesFor, tableOf } from '../../src/server/entity/ddl.ts';
-import { migrateEntities, MigrationRefused } from '../../src/server/entity/migrate.ts';
+import { migrateEntities, MigrationFileFailed, MigrationRefused } from '../../src/server/entity/migrate.ts';
 import { createDayCountsSql, dayCountsOf } from '../../src/server/entity/day-counts.ts';
 import { LEGACY_DDL as LEGACY_MIGRATIONS } from './fixtures/legacy-ddl.ts';
 import { openTestDb } from './entity-helpers.ts';
@@ -171,16 +171,51 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     });
     const err = await migrateEntities(db, { entities: removed }).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(MigrationRefused);
-    expect((err as MigrationRefused).problems).toEqual([
-      '实体 order 的字段 product_name 在数据库中存在但 schema 中已删除：破坏性变更需要迁移文件 schemas/migrations/NNN-*.sql',
-    ]);
+    expect((err as MigrationRefused).problems).toEqual(['实体 order（表 orders）的字段 product_name 在数据库中存在但 schema 中已删除']);
+    // the exact file to write (the first number, none exist yet) and the SQL to put in it
+    expect((err as MigrationRefused).migration).toEqual({ file: 'schemas/migrations/001-drop-orders-product-name.sql', sql: ['ALTER TABLE orders DROP COLUMN product_name;'] });
+    const message = (err as MigrationRefused).message;
+    expect(message).toContain('请新建文件 schemas/migrations/001-drop-orders-product-name.sql，写入（按需修改）：\n\n  ALTER TABLE orders DROP COLUMN product_name;');
+    expect(message).toContain('schemas/migrations/README.md');
     expect((await columns(db, 'insured_persons')).employee_no).toBeUndefined();
 
     const retyped = patch(entities(), 'claim', (e) => {
       e.fields.amount = { ...e.fields.amount, type: 'string' };
     });
-    const err2 = (await migrateEntities(db, { entities: retyped }).catch((x: unknown) => x)) as MigrationRefused;
-    expect(err2.message).toContain('实体 claim 的字段 amount 类型由 bigint 变为 text：破坏性变更需要迁移文件');
+    const migrations = [{ id: '007-earlier.sql', sql: 'SELECT 1;' }];
+    const err2 = (await migrateEntities(db, { entities: retyped, migrations }).catch((x: unknown) => x)) as MigrationRefused;
+    expect(err2.message).toContain('实体 claim（表 claims）的字段 amount 类型由 bigint 变为 text');
+    expect(err2.migration).toEqual({
+      file: 'schemas/migrations/008-retype-claims-amount-cents.sql',
+      sql: ['ALTER TABLE claims ALTER COLUMN amount_cents TYPE TEXT USING amount_cents::text;'],
+    });
+  });
+
+  it('a removed column and a new field of the same type are offered as a rename that keeps the data', async () => {
+    db = await openTestDb(url);
+    const before = patch(entities(), 'insured-person', (e) => {
+      e.fields.employeeNo = { type: 'string', label: '工号', maxLength: 20 };
+    });
+    await migrateEntities(db, { entities: before });
+    const renamed = patch(entities(), 'insured-person', (e) => {
+      e.fields.staffNo = { type: 'string', label: '员工编号', maxLength: 20 };
+    });
+    const err = (await migrateEntities(db, { entities: renamed }).catch((x: unknown) => x)) as MigrationRefused;
+    expect(err.problems).toEqual(['实体 insured-person（表 insured_persons）的字段 employee_no 在数据库中存在但 schema 中已删除；新字段 staffNo（列 staff_no）类型相同，可能是改名']);
+    expect(err.migration.file).toBe('schemas/migrations/001-rename-insured-persons-employee-no-to-staff-no.sql');
+    expect(err.message).toContain('改名（保留数据）：ALTER TABLE insured_persons RENAME COLUMN employee_no TO staff_no;');
+    expect(err.message).toContain('删除（数据将丢失）：ALTER TABLE insured_persons DROP COLUMN employee_no;');
+    expect((await columns(db, 'insured_persons')).staff_no).toBeUndefined(); // nothing applied
+    // the suggested file, written as suggested, keeps the data and the new field is then in place
+    await db.query(`INSERT INTO businesses (id, name, charge_form) VALUES ('B1', '一号企业', 'prepaid')`);
+    await db.query(`INSERT INTO insured_persons (business_id, name, id_card, employee_no) VALUES ('B1', '张三', '110101199003077777', 'E-1')`);
+    const migrations = [{ id: '001-rename-insured-persons-employee-no-to-staff-no.sql', sql: err.migration.sql.join('\n') + '\n' }];
+    const r = await migrateEntities(db, { entities: renamed, migrations });
+    expect(r.migrationsApplied).toEqual(['001-rename-insured-persons-employee-no-to-staff-no.sql']);
+    const cols = await columns(db, 'insured_persons');
+    expect(cols.staff_no).toBe('text');
+    expect(cols.employee_no).toBeUndefined();
+    expect(await db.query('SELECT name, staff_no FROM insured_persons')).toEqual([{ name: '张三', staff_no: 'E-1' }]);
   });
 
   it('a migration file handles the destructive change and is applied once', async () => {
@@ -195,6 +230,13 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect((await columns(db, 'orders')).product_name).toBeUndefined();
     const r2 = await migrateEntities(db, { entities: removed, migrations });
     expect(r2.migrationsApplied).toEqual([]);
+    expect(await db.query('SELECT id FROM schema_migrations')).toEqual([{ id: '001-drop-order-product-name.sql' }]);
+    // a failing file rolls back, is not recorded, and says which file failed
+    const bad = [{ id: '002-bad.sql', sql: 'ALTER TABLE orders ADD COLUMN note TEXT;\nALTER TABLE nope ADD COLUMN x TEXT;\n' }];
+    const err = await migrateEntities(db, { entities: removed, migrations: [...migrations, ...bad] }).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(MigrationFileFailed);
+    expect((err as Error).message).toMatch(/^迁移文件 002-bad\.sql 执行失败，已回滚：/);
+    expect((await columns(db, 'orders')).note).toBeUndefined();
     expect(await db.query('SELECT id FROM schema_migrations')).toEqual([{ id: '001-drop-order-product-name.sql' }]);
   });
 });

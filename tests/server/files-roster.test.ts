@@ -193,3 +193,61 @@ describe('buildPreview', () => {
     expect(seen).toEqual([1000, 2000, 2500]);
   });
 });
+
+/** An ID number ending in X (seq 2 of 1990-03-07 in region 110101): lower-case x is how people type it. */
+const ID_X = '11010119900307002X';
+/**
+ * A valid ID number that is also an exact double (a multiple of 16): typed into a number cell, it comes
+ * back with the right digits, yet the cell was a number past 15 digits, so the reader cannot know that.
+ */
+const ID_EXACT_DOUBLE = '110101199003073888';
+
+describe('a cell damaged while reading never makes a valid row', () => {
+  it('an ID number typed into a number cell is flagged on its row, even when its digits still pass the ID check', async () => {
+    expect(BigInt(Number(ID_EXACT_DOUBLE))).toBe(BigInt(ID_EXACT_DOUBLE)); // the digits survive the double
+    const buf = await xlsx([
+      ['姓名', '身份证号', '手机号', '工种'],
+      ['张三', Number(ID_EXACT_DOUBLE), '13800138000', '焊工'],
+      ['李四', ID1, '13900139000', '电工'],
+    ]);
+    const { table, p } = await preview(buf, 'xlsx');
+    expect(table.rows[0][1]).toBe(ID_EXACT_DOUBLE);
+    // The row's values alone pass every rule: only the reader knows the cell was damaged.
+    expect(createRosterValidator()({ name: '张三', idCard: ID_EXACT_DOUBLE, phone: '13800138000', jobType: '焊工' }, 2)).toEqual([]);
+    expect(p.errors).toEqual([{ row: 2, column: 'idCard', label: '身份证号', message: expect.stringContaining('超过 15 位的数字已被 Excel 截断') }]);
+    expect(p.valid.map((v) => v.row)).toEqual([3]);
+    expect(p.duplicates).toEqual([]);
+  });
+
+  it('a cell issue found while reading keeps its row out of the valid rows whatever the rules say of its value', () => {
+    const table = {
+      headers: ['姓名', '身份证号', '手机号', '工种'],
+      rows: [['张三', ID1, '13800138000', '1.5E+3'], ['李四', ID2, '13900139000', '电工']],
+      headerRow: 1,
+      issues: [{ row: 2, col: 3, message: '该单元格是数字格式' }],
+    };
+    const p = buildPreview({ table, columns: ROSTER_COLUMNS, validateRow: createRosterValidator(), keyColumn: 'idCard' });
+    expect(p.errors).toEqual([{ row: 2, column: 'jobType', label: '工种', message: '该单元格是数字格式' }]);
+    expect(p.valid.map((v) => v.row)).toEqual([3]);
+  });
+
+  it('a CSV cell Excel saved as 1.10101E+17 is flagged in every column, not only by the ID rule', async () => {
+    const buf = Buffer.from(`姓名,身份证号,手机号,工种\n王五,${ID1},13800138000,1.10101E+17\n赵六,${ID3},,\n`);
+    const { table, p } = await preview(buf, 'csv');
+    expect(table.issues).toEqual([{ row: 2, col: 3, message: expect.stringContaining('文本格式') }]);
+    expect(p.errors.map((e) => [e.row, e.column])).toEqual([[2, 'jobType']]);
+    expect(p.valid.map((v) => v.values.name)).toEqual(['赵六']);
+  });
+});
+
+describe('ID numbers with a lower-case x', () => {
+  it('a file row typed with x is found among the people already insured (stored upper case): 该人员已在保', async () => {
+    const buf = Buffer.from(`姓名,身份证号,手机号\n张三,${ID_X.toLowerCase()},13800138000\n李四,${ID1},13900139000\n`);
+    const { p } = await preview(buf, 'csv', new Set([ID_X]));
+    expect(p.duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
+    expect(p.valid.map((v) => v.row)).toEqual([3]);
+    // And the other way round: covered keys as asked (lower case) still match an upper-case row.
+    const upper = Buffer.from(`姓名,身份证号,手机号\n张三,${ID_X},13800138000\n`);
+    expect((await preview(upper, 'csv', new Set([ID_X.toLowerCase()]))).p.duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
+  });
+});

@@ -98,6 +98,25 @@ describe('parseRosterInWorker', () => {
     await expect(task.result).rejects.toMatchObject({ code: 'TOO_LARGE', message: '文件内容过多，无法解析，请拆分后上传' });
   }, 60_000);
 
+  it('asks for an ID number typed with a lower-case x in upper case, and marks its row 该人员已在保', async () => {
+    const withX = '11010119900307002X';
+    const csv = Buffer.from(['姓名,身份证号,手机号,工种', `张甲,${withX.toLowerCase()},13800000001,普工`, `李乙,${idFor(1)},13800000002,普工`].join('\n'));
+    const asked: string[][] = [];
+    // The stored side holds upper case only (every write path upper-cases ID numbers).
+    const stored = new Set([withX, idFor(7)]);
+    const task = parseRosterInWorker({
+      buffer: csv, ext: 'csv', columns: ROSTER_COLUMNS, keyColumn: 'idCard', validatorModule,
+      coveredKeys: async (keys) => {
+        asked.push(keys);
+        return keys.filter((k) => stored.has(k));
+      },
+    });
+    const preview = await task.result;
+    expect(asked).toEqual([[withX, idFor(1)]]);
+    expect(preview.duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
+    expect(preview.valid.map((r) => r.row)).toEqual([3]);
+  });
+
   it('refuses a wrong header, too many rows and too many bytes with user messages', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('x').addRows([

@@ -15,7 +15,7 @@ beforeAll(async () => {
   db = await openDb({ dataDir: 'memory' });
   await migrate(db);
   await seed(db);
-  s = await startServer({ port: 0, db, basePath: '/console/' });
+  s = await startServer({ port: 0, db, basePath: '/console/', production: false });
 }, 60000);
 
 afterAll(async () => {
@@ -114,6 +114,7 @@ describe('graceful shutdown', () => {
     const g = await startServer({
       port: 0,
       db,
+      production: false,
       testHooks: {
         async beforeHandler(method, url) {
           if (method === 'POST' && url.startsWith('/api/bank-accounts')) {

@@ -53,6 +53,23 @@ for (const t of targets()) {
       expect(await ledgerSum(db, biz.businessId)).toBe(-378_000 - 1400);
     });
 
+    it('a day plan quoted for N days ends on start + N − 1, and attendance cover is stored ending where its quote ends', async () => {
+      const biz = await makeBusiness(db, { chargeForm: 'prepaid', balanceCents: 1_000_000_00 });
+      for (const days of [1, 2, 7, 31, 366]) {
+        const q = await quoteInsurance(db, biz, { planId: DAY_PLAN, startDate: today(), people: 3, days });
+        expect(q, `${days} days`).toMatchObject({ unit: 'day', units: days, totalCents: 3 * days * 350, startDate: today(), endDate: addDays(today(), days - 1) });
+      }
+      const quoted = await quoteInsurance(db, biz, { planId: DAY_PLAN, startDate: today(), people: 2 });
+      expect(quoted.endDate).toBe(today()); // one day: cover starts and ends on the work date
+      const a = await createInsuranceBatch(db, biz, { source: 'attendance', planId: DAY_PLAN, startDate: today(), rows: people(2, 1450) });
+      expect(a.endDate).toBe(quoted.endDate);
+      const stored = await db.query<{ effective: string; expiry: string }>(
+        `SELECT DISTINCT effective_date::text AS effective, expiry_date::text AS expiry FROM insure_records WHERE batch_id = $1`,
+        [a.batchId],
+      );
+      expect(stored).toEqual([{ effective: today(), expiry: quoted.endDate }]);
+    });
+
     it('prepaid with too little balance: refused with the amounts, nothing stored', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'prepaid', balanceCents: 100_00 });
       const before = await counts(db, biz.businessId);

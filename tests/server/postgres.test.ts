@@ -38,7 +38,7 @@ describe('real PostgreSQL (TEST_DATABASE_URL)', () => {
     const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE business_id = 'B10001'`);
     expect(n).toBe(40);
 
-    server = await startServer({ port: 0, db });
+    server = await startServer({ port: 0, db, production: false });
     const origin = server.url.replace(/\/$/, '');
     const login = await (await fetch(`${origin}/api/auth/login`, { method: 'POST', body: JSON.stringify(DEMO) })).json();
     const headers = { authorization: `Bearer ${login.data.token}`, 'x-company-id': 'B10001' };

@@ -34,8 +34,8 @@ beforeAll(async () => {
   db = await openDb({ dataDir: 'memory' });
   await migrate(db);
   await seed(db);
-  rooted = await startServer({ port: 0, db, staticDir: dir });
-  based = await startServer({ port: 0, db, staticDir: dir, basePath: '/console' });
+  rooted = await startServer({ port: 0, db, staticDir: dir, production: false });
+  based = await startServer({ port: 0, db, staticDir: dir, basePath: '/console', production: false });
 }, 60000);
 
 afterAll(async () => {
@@ -59,8 +59,12 @@ describe('static serving', () => {
     expect(html).not.toContain('"./assets/');
     expect(html).toContain('src="/console/assets/index-abc.js"');
     expect(html).toContain('href="/console/assets/index-abc.css"');
-    // The one inline script carries a per-response CSP nonce.
-    expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]{24}">window\.__APP_CONFIG__=\{"basePath":"\/console\/","env":"production"\}<\/script><\/head>/);
+    // The one inline script carries a per-response CSP nonce, the config and the schemas the gateway runs on.
+    expect(html).toMatch(/<script nonce="[A-Za-z0-9+/=]{24}">window\.__APP_CONFIG__=\{"basePath":"\/console\/","env":"development"\};window\.__APP_SCHEMAS__=\{"schemas\/.*\}<\/script><\/head>/);
+    const schemas = JSON.parse(/window\.__APP_SCHEMAS__=(\{.*\})<\/script>/.exec(html)![1]);
+    expect(schemas['schemas/routes.json'].defaultPath).toBe('/mine/home');
+    expect(schemas['schemas/entities/order.json'].label).toBe('订单');
+    expect(Object.keys(schemas).some((k) => k.startsWith('schemas/meta/')), 'editor meta schemas stay on the server').toBe(false);
     const root = await (await fetch(based.url)).text();
     const noNonce = (s: string) => s.replace(/nonce="[^"]*"/, 'nonce=""');
     expect(noNonce(root)).toBe(noNonce(html));
@@ -69,7 +73,7 @@ describe('static serving', () => {
   it('rewrites for the root base path too', async () => {
     const html = await (await fetch(`${rooted.url}claims`)).text();
     expect(html).toContain('src="/assets/index-abc.js"');
-    expect(html).toContain('window.__APP_CONFIG__={"basePath":"/","env":"production"}');
+    expect(html).toContain('window.__APP_CONFIG__={"basePath":"/","env":"development"}');
   });
 
   it('serves assets with content type and long cache', async () => {
@@ -149,7 +153,7 @@ describe('static serving', () => {
   });
 
   it('puts env, services and sentryDsn into the injected config', async () => {
-    const s = await startServer({ port: 0, db, staticDir: dir, appConfig: { env: 'staging', services: { files: 'https://f.example' }, sentryDsn: 'https://k@s.example/1' } });
+    const s = await startServer({ port: 0, db, staticDir: dir, production: false, appConfig: { env: 'staging', services: { files: 'https://f.example' }, sentryDsn: 'https://k@s.example/1' } });
     try {
       const html = await (await fetch(s.url)).text();
       expect(html).toContain('window.__APP_CONFIG__={"basePath":"/","env":"staging","services":{"files":"https://f.example"},"sentryDsn":"https://k@s.example/1"}');

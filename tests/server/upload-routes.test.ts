@@ -178,6 +178,19 @@ describe('upload → preview → confirm', () => {
     expect(stored).toEqual([{ name: '周新人' }]);
   });
 
+  it('finds a person insured with an upper-case X among the file\'s rows typed with a lower-case x (该人员已在保)', async () => {
+    const withX = id(19); // 32010219880512019X
+    expect(withX.endsWith('X')).toBe(true);
+    const first = await c.call('POST', '/api/insure-uploads/confirm', { body: { planName: plan, startDate: START(), rows: [{ name: '孙有叉', idCard: withX }] } });
+    expect(first.status).toBe(200);
+    const r = await upload(c, { name: 'lower-x.xlsx', bytes: await rosterXlsx([['孙有叉', withX.toLowerCase(), '13900000019', '普工']]) }, { planName: plan, startDate: START() });
+    const s = await waitParsed(c, r.body.data.id);
+    expect(s.counts).toEqual({ total: 1, valid: 0, errors: 0, duplicates: 1 });
+    const p = await c.call('GET', `/api/insure-uploads/${r.body.data.id}/preview`);
+    expect(p.body.data.result.duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
+    expect(await count(c, 'SELECT 1 FROM insure_records WHERE id_card = $1', [withX])).toBe(1);
+  });
+
   it('confirms rows typed in without a file (manual entry)', async () => {
     const r = await c.call('POST', '/api/insure-uploads/confirm', { body: { planName: plan, startDate: START(), rows: [{ name: '吴手工', idCard: id(20) }] } });
     expect(r.status).toBe(200);

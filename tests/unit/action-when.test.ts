@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSchemaFiles } from '../../src/schema/load-node';
-import { formatIssues, validateSchemas } from '../../src/schema/validator';
+import { createMetaAjv } from '../../src/schema/meta';
+import { formatIssues, validateSchemas } from '../../src/schema/validate';
 import { matchesWhen } from '../../src/schema/when';
 import type { SchemaIssue } from '../../src/schema/types';
 
@@ -58,9 +59,7 @@ describe('action conditions ("when")', () => {
   });
 
   it('the detail meta schema (editor support) knows "when"', async () => {
-    const { Ajv } = await import('ajv');
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    const validate = ajv.compile(real['schemas/meta/detail.schema.json'] as object);
+    const validate = createMetaAjv().getSchema('detail.schema.json')!;
     const order = structuredClone(real[ORDER_DETAIL]) as any;
     expect(validate(order), JSON.stringify(validate.errors)).toBe(true);
     order.actions[1].when = { payStatus: 3 };

@@ -4,6 +4,7 @@
  * The rules themselves are the pure functions of src/shared/auto-insure.ts (docs/auto-insure.md).
  */
 import type { Queryable } from '../db.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
 import { maskIdCard } from '../../shared/mask.ts';
 import {
   AUTO_INSURE_LABELS,
@@ -14,14 +15,11 @@ import {
   transition,
   type PersonInfo,
 } from '../../shared/auto-insure.ts';
+import { apiSelect, mergeRecord, recordset, storedJson, updateSet, writableKeys, type EntityRecord } from '../entity/record.ts';
 import { DomainError, type FieldProblem } from './errors.ts';
 
-export interface AutoRow {
-  name: string;
-  idCard: string;
-  phone: string;
-  jobType: string;
-}
+/** A row of a submission: the person's fields in API form (the ID number checked and upper-case). */
+export type AutoRow = EntityRecord & { name: string; idCard: string };
 
 /** A row of an attendance submission that was not insured, and why. */
 export interface AutoSkip {
@@ -35,25 +33,8 @@ export interface AutoSkip {
   reason: string;
 }
 
-export interface StoredPerson {
-  id: number;
-  id_card: string;
-  name: string;
-  phone: string;
-  job_type: string;
-  auto_status: string | null;
-}
-
-/** The submitted value where one was given, else what is stored (a blank cell never erases information). */
-function merged(row: AutoRow, stored?: StoredPerson): PersonInfo {
-  const pick = (given: string, kept: string | undefined) => (given.trim() ? given : kept ?? '');
-  return {
-    name: pick(row.name, stored?.name),
-    idCard: row.idCard,
-    phone: pick(row.phone, stored?.phone),
-    jobType: pick(row.jobType, stored?.job_type),
-  };
-}
+/** A stored person: id, automatic-insurance status and the entity's writable fields in API form. */
+export type StoredPerson = EntityRecord & { id: number; auto_status: string | null };
 
 /** Why a person with this status and information is not insured automatically. */
 function skipReason(status: AutoInsureStatus, info: PersonInfo, onDate: string): string {
@@ -63,46 +44,55 @@ function skipReason(status: AutoInsureStatus, info: PersonInfo, onDate: string):
   return `${AUTO_INSURE_LABELS[AutoInsureStatus.InfoIncorrect]}：${infoProblem(info, onDate) ?? '信息未通过校验'}，本次未投保`;
 }
 
+/** The stored persons of these ID cards, locked in ID-card order. */
+export async function lockPersons(tx: Queryable, person: EntitySchema, businessId: string, idCards: string[]): Promise<StoredPerson[]> {
+  return tx.query<StoredPerson>(
+    `SELECT id, auto_status, ${apiSelect(person, writableKeys(person))} FROM insured_persons
+      WHERE business_id = $1 AND id_card = ANY($2::text[]) ORDER BY id_card FOR UPDATE`,
+    [businessId, idCards],
+  );
+}
+
 /**
  * Attendance submission: insures only persons who are (after this submission's information is
  * applied) in 1 自动投保中. Existing persons are locked (ID-card order, like the batch insert) and
  * moved by the `edit` transition; a stopped person stays stopped and is skipped; a new person is
  * insured when their information is complete and acceptable on the work day, and otherwise only
- * reported (nothing is stored for them). `rowNoOf` gives each ID card's 1-based row number.
- * Refuses the whole submission (400, nothing stored) when nobody can be insured.
+ * reported (nothing is stored for them). A blank cell never erases what a person holds (mergeRecord).
+ * `rowNoOf` gives each ID card's 1-based row number. Refuses the whole submission (400, nothing
+ * stored) when nobody can be insured.
  */
 export async function selectAutoInsured<R extends AutoRow>(
   tx: Queryable,
+  person: EntitySchema,
   businessId: string,
   rows: R[],
   workDate: string,
   rowNoOf: (idCard: string) => number,
 ): Promise<{ insure: R[]; skipped: AutoSkip[] }> {
-  const stored = await tx.query<StoredPerson>(
-    `SELECT id, id_card, name, phone, job_type, auto_status FROM insured_persons
-      WHERE business_id = $1 AND id_card = ANY($2::text[]) ORDER BY id_card FOR UPDATE`,
-    [businessId, rows.map((r) => r.idCard)],
-  );
-  const byCard = new Map(stored.map((p) => [p.id_card, p]));
+  const keys = writableKeys(person);
+  const stored = await lockPersons(tx, person, businessId, rows.map((r) => r.idCard));
+  const byCard = new Map(stored.map((p) => [String(p.idCard), p]));
   const insure: R[] = [];
   const skipped: AutoSkip[] = [];
-  const updates: { id: number; status: AutoInsureStatus; info: PersonInfo }[] = [];
+  const updates: EntityRecord[] = [];
   for (const row of rows) {
-    const person = byCard.get(row.idCard);
-    const info = merged(row, person);
+    const found = byCard.get(row.idCard);
+    const info = mergeRecord(keys, row, found) as PersonInfo;
     let status: AutoInsureStatus;
-    if (person && person.auto_status !== null) {
-      const t = transition(Number(person.auto_status) as AutoInsureStatus, 'edit', info, workDate);
-      status = t.ok ? t.status : Number(person.auto_status);
+    if (found && found.auto_status !== null) {
+      const t = transition(Number(found.auto_status) as AutoInsureStatus, 'edit', info, workDate);
+      status = t.ok ? t.status : Number(found.auto_status);
     } else {
       status = initialStatus(info, workDate);
     }
+    const name = String(info.name ?? row.name);
     if (status === AutoInsureStatus.Insuring) {
-      insure.push({ ...row, name: info.name ?? row.name, phone: info.phone ?? '', jobType: info.jobType ?? '' });
+      insure.push({ ...row, ...info, name, idCard: row.idCard });
       continue;
     }
-    skipped.push({ rowNo: rowNoOf(row.idCard), name: info.name ?? row.name, idCard: maskIdCard(row.idCard), autoStatus: status, reason: skipReason(status, info, workDate) });
-    if (person) updates.push({ id: person.id, status, info });
+    skipped.push({ rowNo: rowNoOf(row.idCard), name, idCard: maskIdCard(row.idCard), autoStatus: status, reason: skipReason(status, info, workDate) });
+    if (found) updates.push({ ...info, id: found.id, autoStatus: String(status) });
   }
   if (insure.length === 0) {
     const problems: FieldProblem[] = skipped.map((s) => ({ field: `rows[${s.rowNo - 1}].idCard`, message: `第 ${s.rowNo} 行 ${s.name}：${s.reason}` }));
@@ -110,18 +100,12 @@ export async function selectAutoInsured<R extends AutoRow>(
   }
   // A skipped person already on the list keeps the information just submitted and the status it implies.
   if (updates.length) {
+    const own = keys.filter((k) => k !== 'idCard');
     await tx.query(
-      `UPDATE insured_persons p SET name = u.name, phone = u.phone, job_type = u.job_type, auto_status = u.auto_status
-         FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, name, phone, job_type, auto_status)
+      `UPDATE insured_persons p SET ${updateSet(person, own, { from: 'u', fromKeys: true })}, auto_status = u."autoStatus"
+         FROM ${recordset(person, own, '$2', 'u', { id: 'int', autoStatus: 'text' })}
         WHERE p.business_id = $1 AND p.id = u.id`,
-      [
-        businessId,
-        updates.map((u) => u.id),
-        updates.map((u) => u.info.name ?? ''),
-        updates.map((u) => u.info.phone ?? ''),
-        updates.map((u) => u.info.jobType ?? ''),
-        updates.map((u) => String(u.status)),
-      ],
+      [businessId, storedJson(person, updates, own, (u) => ({ id: u.id, autoStatus: u.autoStatus }))],
     );
   }
   skipped.sort((a, b) => a.rowNo - b.rowNo);
@@ -137,7 +121,7 @@ export async function recheckStatuses(tx: Queryable, persons: StoredPerson[], on
   const ids: number[] = [];
   const statuses: string[] = [];
   for (const p of persons) {
-    const info: PersonInfo = { name: p.name, idCard: p.id_card, phone: p.phone, jobType: p.job_type };
+    const info = p as PersonInfo;
     let next: AutoInsureStatus;
     if (p.auto_status === null) next = initialStatus(info, onDate);
     else {
@@ -161,11 +145,11 @@ export async function recheckStatuses(tx: Queryable, persons: StoredPerson[], on
  * Gives every person stored before the column existed (auto_status NULL) the status their
  * information implies on `onDate`, in id order, `batch` rows per statement. Idempotent; run at start-up.
  */
-export async function backfillAutoStatus(db: Queryable, onDate: string, batch = 5000): Promise<number> {
+export async function backfillAutoStatus(db: Queryable, person: EntitySchema, onDate: string, batch = 5000): Promise<number> {
   let done = 0;
   for (;;) {
     const persons = await db.query<StoredPerson>(
-      `SELECT id, id_card, name, phone, job_type, auto_status FROM insured_persons WHERE auto_status IS NULL ORDER BY id LIMIT ${batch}`,
+      `SELECT id, auto_status, ${apiSelect(person, writableKeys(person))} FROM insured_persons WHERE auto_status IS NULL ORDER BY id LIMIT ${batch}`,
     );
     if (!persons.length) return done;
     await recheckStatuses(db, persons, onDate);

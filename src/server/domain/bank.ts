@@ -1,4 +1,8 @@
 import type { Db, Queryable } from '../db.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
+import { pickWritable } from '../entity/record.ts';
+import { repoEntities } from '../entity/repo.ts';
+import { insertRow } from '../entity/write.ts';
 import { DomainError, isUniqueViolation } from './errors.ts';
 import type { BizRef } from './util.ts';
 import type { BankAccountInput } from '../../generated/entities.ts';
@@ -28,8 +32,16 @@ async function oneDefault<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Adds an account; the first one of a business is the default, and a new default demotes the others. */
-export async function addBankAccount(db: Db, biz: BizRef, input: BankAccountInput): Promise<{ id: number; isDefault: boolean }> {
+/**
+ * Adds an account with every field of the bank-account entity the input gives; the first one of a
+ * business is the default, and a new default demotes the others.
+ */
+export async function addBankAccount(
+  db: Db,
+  biz: BizRef,
+  input: BankAccountInput & Record<string, unknown>,
+  entity: EntitySchema = repoEntities().registry.get('bank-account'),
+): Promise<{ id: number; isDefault: boolean }> {
   const accountNo = String(input.accountNo ?? '').replace(/[\s-]/g, '');
   if (!/^\d{8,30}$/.test(accountNo)) throw new DomainError(400, '银行账号应为 8–30 位数字', 'accountNo');
   return oneDefault(() =>
@@ -38,12 +50,8 @@ export async function addBankAccount(db: Db, biz: BizRef, input: BankAccountInpu
       const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM bank_accounts WHERE business_id = $1', [biz.businessId]);
       const makeDefault = input.isDefault === true || n === 0;
       if (makeDefault) await tx.query('UPDATE bank_accounts SET is_default = false WHERE business_id = $1 AND is_default', [biz.businessId]);
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO bank_accounts (business_id, account_name, bank_name, account_no, branch, is_default)
-         VALUES ($1,$2,$3,$4,$5,$6) RETURNING id`,
-        [biz.businessId, input.accountName, input.bankName, accountNo, input.branch ?? '', makeDefault],
-      );
-      return { id: row.id, isDefault: makeDefault };
+      const id = await insertRow(tx, entity, biz.businessId, { ...pickWritable(entity, input), accountNo, isDefault: makeDefault });
+      return { id, isDefault: makeDefault };
     }),
   );
 }

@@ -1,4 +1,8 @@
 import type { Db, Queryable } from '../db.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
+import { pickWritable } from '../entity/record.ts';
+import { repoEntities } from '../entity/repo.ts';
+import { insertRow } from '../entity/write.ts';
 import { DomainError } from './errors.ts';
 import { linkAttachments } from './attachments.ts';
 import { addDays, cents, fmtYuan, isIsoDate, isPositiveCents, localParts, serialNo, type BizRef } from './util.ts';
@@ -97,7 +101,8 @@ export async function checkClaimCover(tx: Queryable, businessId: string, input: 
   };
 }
 
-export interface ClaimInput extends ClaimCoverInput {
+/** The claim entity's fields as the request gives them; the domain reads the ones below (amount in cents). */
+export interface ClaimInput extends ClaimCoverInput, Record<string, unknown> {
   personName: string;
   accidentType: string;
   description?: string;
@@ -114,8 +119,9 @@ export async function createClaim(
   db: Db,
   biz: BizRef,
   input: ClaimInput,
-  opts: { now?: Date } = {},
+  opts: { now?: Date; entity?: EntitySchema } = {},
 ): Promise<{ id: number; claimNo: string; personId: number | null; planId: string }> {
+  const entity = opts.entity ?? repoEntities().registry.get('claim');
   const today = localParts(opts.now ?? new Date()).date;
   if (isIsoDate(input.accidentDate) && input.accidentDate > today) {
     throw new DomainError(400, '出险日期不能晚于今天', 'accidentDate');
@@ -127,26 +133,25 @@ export async function createClaim(
       String(input.idCard ?? '').trim().toUpperCase(),
     ]);
     const cover = await checkClaimCover(tx, biz.businessId, input);
-    const claimNo = serialNo('LP');
+    const claimNo = await serialNo(tx, 'LP');
     const attachmentIds = input.attachmentIds ?? [];
-    const [row] = await tx.query<{ id: number }>(
-      `INSERT INTO claims (business_id, claim_no, person_name, id_card, accident_date, accident_type, description,
-                           amount_cents, status, person_id, plan_id, cover_checked, attachment_ids)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,'reported',$9,$10,true,$11::text[]) RETURNING id`,
-      [
-        biz.businessId,
+    // Every field of the claim entity the request gives; the domain sets number, amount, status and cover.
+    const id = await insertRow(
+      tx,
+      entity,
+      biz.businessId,
+      {
+        ...pickWritable(entity, input),
         claimNo,
-        input.personName,
-        input.idCard.trim().toUpperCase(),
-        input.accidentDate,
-        input.accidentType,
-        input.description ?? '',
-        input.amountCents,
-        cover.personId,
-        cover.planId,
-        attachmentIds.map(String),
-      ],
+        idCard: input.idCard.trim().toUpperCase(),
+        amount: input.amountCents / 100,
+        description: input.description ?? '',
+        attachmentIds,
+        status: 'reported',
+      },
+      { person_id: cover.personId, plan_id: cover.planId, cover_checked: true },
     );
+    const row = { id };
     await linkAttachments(tx, biz.businessId, row.id, attachmentIds);
     return { id: row.id, claimNo, personId: cover.personId, planId: cover.planId };
   });

@@ -1,5 +1,10 @@
 import type { Db, Queryable } from '../db.ts';
-import { isValidIdCard } from '../../shared/checks.ts';
+import { cellValue } from '../../shared/entity/cells.ts';
+import { checkField } from '../../shared/entity/rules.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
+import { repoEntities } from '../entity/repo.ts';
+import { apiSelect, columns, recordset, recordValues, sharedKeys, storedJson, toStored, updateSet, writableKeys, type EntityRecord } from '../entity/record.ts';
 import { DomainError, type FieldProblem } from './errors.ts';
 import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
@@ -7,14 +12,18 @@ import { requirePlan } from './plans.ts';
 import { mapInSlices, yieldToLoop } from '../util.ts';
 import { recheckStatuses, selectAutoInsured, type AutoSkip, type StoredPerson } from './auto-insure.ts';
 import { AutoInsureStatus, initialStatus } from '../../shared/auto-insure.ts';
-import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, type BizRef } from './util.ts';
+import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, serialNos, type BizRef } from './util.ts';
 
-export interface InsureRow {
-  name: string;
-  idCard: string;
-  phone?: string;
-  jobType?: string;
-}
+/**
+ * One person of a roster or attendance submission: a record of the insured-person entity's writable
+ * fields in API form (what the roster API, the upload and the attendance form carry), keyed by field
+ * key. The domain reads only the fields its rules name (the ID number that identifies a person, the
+ * name its messages quote); every other field is stored as the entity schema says (entity/record.ts).
+ */
+export type InsureRow = EntityRecord & { name?: unknown; idCard?: unknown };
+
+/** A checked row: trimmed, ID number upper-case. */
+export type PersonRow = EntityRecord & { name: string; idCard: string };
 
 export interface InsuranceBatchInput {
   source: 'roster' | 'attendance';
@@ -67,6 +76,8 @@ export interface InsureOptions {
   cutoff?: string;
   /** Called (not awaited) after each order-sized chunk of records is written: persons insured so far / to insure. */
   onProgress?: (done: number, total: number) => void;
+  /** The gateway's entity schemas (default: the repository's). */
+  entities?: EntityRegistry;
 }
 
 /** Persons per order (the order entity's personCount limit); a larger confirmed upload becomes several orders. */
@@ -95,24 +106,32 @@ export function overlapsCoverSql(p: { planId: string; planName: string; start: s
 }
 
 /**
- * Trimmed, checked rows sorted by ID card, and each ID card's row number in the submission (1-based, for
- * messages). The checks run in slices of the event loop (mapInSlices).
+ * Trimmed rows checked by the person entity's field rules (the same checkField the browser runs), sorted
+ * by ID card, and each ID card's row number in the submission (1-based, for messages). The checks run in
+ * slices of the event loop (mapInSlices).
  */
-async function normaliseRows(rows: InsureRow[], maxRows = MAX_BATCH_ROWS): Promise<{ rows: Required<InsureRow>[]; rowNo: Map<string, number> }> {
+async function normaliseRows(person: EntitySchema, rows: InsureRow[], maxRows = MAX_BATCH_ROWS): Promise<{ rows: PersonRow[]; rowNo: Map<string, number> }> {
   if (!Array.isArray(rows) || rows.length === 0) throw new DomainError(400, '请至少添加 1 名人员', 'rows');
   if (rows.length > maxRows) throw new DomainError(400, `每批最多 ${maxRows} 人`, 'rows');
+  const keys = writableKeys(person);
   const rowNo = new Map<string, number>();
   const problems: FieldProblem[] = [];
   const out = await mapInSlices(rows, (r, i) => {
-    const idCard = String(r.idCard ?? '').trim().toUpperCase();
-    const name = String(r.name ?? '').trim();
-    if (!name) problems.push({ field: `rows[${i}].name`, message: `第 ${i + 1} 行：请填写姓名` });
-    if (!idCard) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：请填写身份证号` });
-    else if (!isValidIdCard(idCard)) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号不正确` });
-    else if (rowNo.has(idCard)) {
-      problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号与第 ${rowNo.get(idCard)} 行重复` });
-    } else rowNo.set(idCard, i + 1);
-    return { name, idCard, phone: String(r.phone ?? '').trim(), jobType: String(r.jobType ?? '').trim() };
+    const row: EntityRecord = {};
+    // Cells of a file or the editor arrive as text: each becomes its field's value (shared/entity/cells.ts).
+    for (const k of keys) row[k] = cellValue(person.fields[k], r?.[k]);
+    row.idCard = String(row.idCard ?? '').toUpperCase();
+    row.name = String(row.name ?? '');
+    for (const k of keys) {
+      const message = checkField(person.fields[k], row[k]);
+      if (message) problems.push({ field: `rows[${i}].${k}`, message: `第 ${i + 1} 行：${message}` });
+    }
+    const idCard = row.idCard as string;
+    if (idCard && !problems.some((p) => p.field === `rows[${i}].idCard`)) {
+      if (rowNo.has(idCard)) problems.push({ field: `rows[${i}].idCard`, message: `第 ${i + 1} 行：身份证号与第 ${rowNo.get(idCard)} 行重复` });
+      else rowNo.set(idCard, i + 1);
+    }
+    return row as PersonRow;
   });
   if (problems.length) throw new DomainError(400, '名单中有数据不正确，本批次未提交，请修改后重新提交', undefined, problems);
   await yieldToLoop();
@@ -146,7 +165,9 @@ export async function createInsuranceBatch(
   const startErr = coverStartError(input.startDate, now, opts.cutoff);
   if (startErr) throw new DomainError(400, input.source === 'attendance' ? startErr.replace('起保日期', '出勤日期') : startErr, dateField);
   await yieldToLoop(); // the row checks below are a phase of their own for other requests' sake (see yieldToLoop)
-  const { rows: allRows, rowNo } = await normaliseRows(input.rows, input.maxRows);
+  const entities = opts.entities ?? repoEntities().registry;
+  const person = entities.get('insured-person');
+  const { rows: allRows, rowNo } = await normaliseRows(person, input.rows, input.maxRows);
   const { endDate, units } = coverPeriod(input.source, input.startDate);
   const today = localParts(now).date;
 
@@ -158,7 +179,7 @@ export async function createInsuranceBatch(
     const plan = await requirePlan(tx, input.planId, input.source === 'roster' ? 'month' : 'day');
     // Attendance insures only persons in 自动投保中 (after this submission's information is applied).
     const auto = input.source === 'attendance'
-      ? await selectAutoInsured(tx, biz.businessId, allRows, input.startDate, (card) => rowNo.get(card) ?? 0)
+      ? await selectAutoInsured(tx, person, biz.businessId, allRows, input.startDate, (card) => rowNo.get(card) ?? 0)
       : { insure: allRows, skipped: [] };
     const rows = auto.insure;
     const perPerson = plan.priceCents * units;
@@ -166,8 +187,8 @@ export async function createInsuranceBatch(
     if (!Number.isSafeInteger(amountCents)) throw new DomainError(400, '金额超出范围', 'rows');
     const prepaid = b.charge_form === 'prepaid';
     const payLater = prepaid && input.payLater === true;
-    const batchNo = serialNo('PB', now);
-    const orders = ordersOf(rows.length, perPerson, now);
+    const batchNo = await serialNo(tx, 'PB', now);
+    const orders = await ordersOf(tx, rows.length, perPerson, now);
     // Paying one order activates the batch's pending cover (payment.ts), so a pay-later batch stays one order.
     if (payLater && orders.length > 1) throw new DomainError(400, `稍后支付的批次最多 ${MAX_BATCH_ROWS} 人`, 'rows');
 
@@ -190,28 +211,29 @@ export async function createInsuranceBatch(
     // when the new cover starts later (the records table holds both). A new person gets the
     // automatic-insurance status their information implies (attendance: 1, they were selected for it);
     // a roster leaves an existing person's status to recheckStatuses below, so only they are returned.
-    // The rows travel as one JSON parameter: JSON.stringify is native, where the driver would escape
-    // 25,000 array elements one by one in JavaScript (25–40 ms of the event loop per roster).
+    // The person's own fields are the entity's writable fields (entity/record.ts): a blank cell keeps
+    // what the person already holds. The rows travel as one JSON parameter: JSON.stringify is native,
+    // where the driver would escape 25,000 array elements one by one in JavaScript.
+    const keys = writableKeys(person);
     const persons = await mapInSlices(rows, (r) => ({
-      ...r,
+      ...toStored(person, r, keys),
       autoStatus: String(input.source === 'attendance' ? AutoInsureStatus.Insuring : initialStatus(r, input.startDate)),
     }));
     await yieldToLoop();
     const existing = await tx.query<StoredPerson>(
       `WITH up AS (
-         INSERT INTO insured_persons (business_id, name, id_card, phone, job_type, plan_name, plan_id, status, start_date, end_date, auto_status)
-         SELECT $1, t.name, t."idCard", t.phone, t."jobType", $2, $3, $4, $5::date, $6::date, t."autoStatus"
-           FROM json_to_recordset($7::json) AS t(name text, "idCard" text, phone text, "jobType" text, "autoStatus" text)
+         INSERT INTO insured_persons (business_id, ${columns(person, keys).join(', ')}, plan_name, plan_id, status, start_date, end_date, auto_status)
+         SELECT $1, ${recordValues(keys).join(', ')}, $2, $3, $4, $5::date, $6::date, t."autoStatus"
+           FROM ${recordset(person, keys, '$7', 't', { autoStatus: 'text' })}
           ORDER BY t."idCard"
-         ON CONFLICT (business_id, id_card) DO UPDATE SET name = EXCLUDED.name, phone = EXCLUDED.phone,
-           job_type = EXCLUDED.job_type,${input.source === 'attendance' ? ' auto_status = EXCLUDED.auto_status,' : ''}
+         ON CONFLICT (business_id, id_card) DO UPDATE SET ${updateSet(person, keys.filter((k) => k !== 'idCard'), { from: 'EXCLUDED', table: 'insured_persons', keep: true })},${input.source === 'attendance' ? ' auto_status = EXCLUDED.auto_status,' : ''}
            plan_name = CASE WHEN ${KEEP} THEN insured_persons.plan_name ELSE EXCLUDED.plan_name END,
            plan_id = CASE WHEN ${KEEP} THEN insured_persons.plan_id ELSE EXCLUDED.plan_id END,
            status = CASE WHEN ${KEEP} THEN insured_persons.status ELSE EXCLUDED.status END,
            start_date = CASE WHEN ${KEEP} THEN insured_persons.start_date ELSE EXCLUDED.start_date END,
            end_date = CASE WHEN ${KEEP} THEN insured_persons.end_date ELSE EXCLUDED.end_date END
-         RETURNING id, id_card, name, phone, job_type, auto_status, xmax <> 0 AS existed)
-       SELECT id, id_card, name, phone, job_type, auto_status FROM up WHERE existed AND $9::boolean`,
+         RETURNING id, auto_status, ${apiSelect(person, keys)}, xmax <> 0 AS existed)
+       SELECT * FROM up WHERE existed AND $9::boolean`,
       [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, JSON.stringify(persons), today, input.source === 'roster'],
     );
 
@@ -252,7 +274,7 @@ export async function createInsuranceBatch(
     }
 
     if (input.source === 'attendance') {
-      if (auto.skipped.length) await recordAttendanceRows(tx, biz.businessId, batch.id, input.rows, auto.skipped);
+      if (auto.skipped.length) await recordAttendanceRows(tx, entities.get('insure-batch-row'), person, biz.businessId, batch.id, input.rows, auto.skipped);
     } else {
       // A person already on the list is re-checked with the information this roster gave them.
       await recheckStatuses(tx, existing, input.startDate, biz.businessId);
@@ -304,24 +326,16 @@ export async function createInsuranceBatch(
   });
 }
 
-/** The orders of a batch of `people` persons: consecutive chunks of at most MAX_BATCH_ROWS, distinct numbers. */
-function ordersOf(people: number, perPersonCents: number, now: Date): BatchOrder[] {
-  const out: BatchOrder[] = [];
-  const nos = new Set<string>();
-  for (let from = 0; from < Math.max(people, 1); from += MAX_BATCH_ROWS) {
-    let orderNo = serialNo('OD', now);
-    while (nos.has(orderNo)) orderNo = serialNo('OD', now);
-    nos.add(orderNo);
-    const n = Math.min(MAX_BATCH_ROWS, people - from);
-    out.push({ orderNo, people: n, amountCents: n * perPersonCents });
-  }
-  return out;
+/** The orders of a batch of `people` persons: consecutive chunks of at most MAX_BATCH_ROWS, each its own number. */
+async function ordersOf(tx: Queryable, people: number, perPersonCents: number, now: Date): Promise<BatchOrder[]> {
+  const chunks = Math.ceil(Math.max(people, 1) / MAX_BATCH_ROWS);
+  const nos = await serialNos(tx, 'OD', chunks, now);
+  return nos.map((orderNo, i) => {
+    const n = Math.min(MAX_BATCH_ROWS, people - i * MAX_BATCH_ROWS);
+    return { orderNo, people: n, amountCents: n * perPersonCents };
+  });
 }
 
-/**
- * Prepaid: takes the batch's total from the balance, one ledger row per order, or nothing. With several
- * orders the business row is locked and the total checked first, so a short balance names the total.
- */
 async function chargeOrders(tx: Queryable, businessId: string, orders: BatchOrder[], totalCents: number): Promise<number> {
   if (orders.length > 1) {
     const [b] = await tx.query<{ balance: number }>('SELECT balance_cents::float8 AS balance FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
@@ -339,23 +353,19 @@ async function chargeOrders(tx: Queryable, businessId: string, orders: BatchOrde
   return after;
 }
 
-/** Every row of an attendance batch with its own result, so the historical form shows who was skipped and why. */
-async function recordAttendanceRows(tx: Queryable, businessId: string, batchId: number, submitted: InsureRow[], skipped: AutoSkip[]) {
+/**
+ * Every row of an attendance batch with its own result, so the historical form shows who was skipped and
+ * why. A form row holds the person's fields it shares with the insured-person entity (insure-batch-row
+ * takes them with `fieldsFrom`), as submitted.
+ */
+async function recordAttendanceRows(tx: Queryable, formRow: EntitySchema, person: EntitySchema, businessId: string, batchId: number, submitted: InsureRow[], skipped: AutoSkip[]) {
   const why = new Map(skipped.map((s) => [s.rowNo, s.reason]));
-  const str = (v: unknown) => String(v ?? '').trim();
+  const keys = sharedKeys(person, formRow);
+  const rows = submitted.map((r) => ({ ...r, idCard: String(r.idCard ?? '').trim().toUpperCase() }));
   await tx.query(
-    `INSERT INTO insure_batch_rows (business_id, batch_id, row_no, name, id_card, phone, job_type, result, error)
-     SELECT $1, $2, t.row_no, t.name, t.id_card, t.phone, t.job_type, CASE WHEN t.error = '' THEN 'success' ELSE 'failed' END, NULLIF(t.error, '')
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS t(row_no, name, id_card, phone, job_type, error)`,
-    [
-      businessId,
-      batchId,
-      submitted.map((_, i) => i + 1),
-      submitted.map((r) => str(r.name)),
-      submitted.map((r) => str(r.idCard).toUpperCase()),
-      submitted.map((r) => str(r.phone)),
-      submitted.map((r) => str(r.jobType)),
-      submitted.map((_, i) => why.get(i + 1) ?? ''),
-    ],
+    `INSERT INTO insure_batch_rows (business_id, batch_id, row_no, ${columns(formRow, keys).join(', ')}, result, error)
+     SELECT $1, $2, t."rowNo", ${recordValues(keys).join(', ')}, CASE WHEN t.error IS NULL THEN 'success' ELSE 'failed' END, t.error
+       FROM ${recordset(formRow, keys, '$3', 't', { rowNo: 'int', error: 'text' })}`,
+    [businessId, batchId, storedJson(formRow, rows, keys, (_, i) => ({ rowNo: i + 1, error: why.get(i + 1) ?? null }))],
   );
 }

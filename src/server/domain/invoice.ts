@@ -1,8 +1,13 @@
 import type { Db } from '../db.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
+import { pickWritable } from '../entity/record.ts';
+import { repoEntities } from '../entity/repo.ts';
+import { insertRow } from '../entity/write.ts';
 import { DomainError, isUniqueViolation, violatedKey, type FieldProblem } from './errors.ts';
 import { cents, serialNo, type BizRef } from './util.ts';
 
-export interface InvoiceInput {
+/** The invoice entity's fields as the request gives them; the domain reads the ones below. */
+export interface InvoiceInput extends Record<string, unknown> {
   orderNos: string[];
   title: string;
   taxNo: string;
@@ -24,7 +29,12 @@ const MAX_ORDERS = 100;
  * order; the partial unique index invoice_orders_once (order_no WHERE active) makes sure an order is
  * invoiced at most once even when two requests race (reported as 「订单 X 已开票或正在开票」).
  */
-export async function applyInvoice(db: Db, biz: BizRef, input: InvoiceInput): Promise<InvoiceResult> {
+export async function applyInvoice(
+  db: Db,
+  biz: BizRef,
+  input: InvoiceInput,
+  entity: EntitySchema = repoEntities().registry.get('invoice'),
+): Promise<InvoiceResult> {
   const nos = [...new Set((input.orderNos ?? []).map((o) => String(o).trim()).filter(Boolean))].sort();
   if (nos.length === 0) throw new DomainError(400, '请至少选择 1 个订单', 'orderNos');
   if (nos.length > MAX_ORDERS) throw new DomainError(400, `每张发票最多关联 ${MAX_ORDERS} 个订单`, 'orderNos');
@@ -50,12 +60,17 @@ export async function applyInvoice(db: Db, biz: BizRef, input: InvoiceInput): Pr
       }
       if (errs.length) throw new DomainError(errs.every((e) => e.message.includes('已开票')) ? 409 : 400, errs.length === 1 ? errs[0].message : '部分订单无法开票', 'orderNos', errs);
       const amountCents = found.reduce((s, o) => s + cents(o.amount_cents), 0);
-      const invoiceNo = serialNo('FP');
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO invoices (business_id, invoice_no, title, tax_no, amount_cents, type, status, email, order_nos)
-         VALUES ($1,$2,$3,$4,$5,$6,'applying',$7,$8::text[]) RETURNING id`,
-        [biz.businessId, invoiceNo, input.title, input.taxNo, amountCents, input.type, input.email, nos],
-      );
+      const invoiceNo = await serialNo(tx, 'FP');
+      // Every field of the invoice entity the request gives; the domain sets number, amount, status and orders.
+      const id = await insertRow(tx, entity, biz.businessId, {
+        ...pickWritable(entity, input),
+        invoiceNo,
+        type: input.type,
+        amount: amountCents / 100,
+        status: 'applying',
+        orderNos: nos,
+      });
+      const row = { id };
       await tx.query(
         `INSERT INTO invoice_orders (invoice_id, order_no, business_id)
          SELECT $1, no, $2 FROM unnest($3::text[]) AS no ORDER BY no`,

@@ -5,6 +5,7 @@ import { coverStartError } from './cover.ts';
 import { coverPeriod, loadBusiness, MAX_BATCH_ROWS, orderCount, type InsureOptions } from './insure.ts';
 import { findPlan } from './plans.ts';
 import { addDays, isIsoDate, type BizRef } from './util.ts';
+import { premiumCents } from '../../shared/money.ts';
 
 export interface Quote {
   planId: string;
@@ -43,7 +44,7 @@ export async function quoteInsurance(
   const b = await loadBusiness(db, biz.businessId);
   const balanceCents = await getBalance(db, biz.businessId);
   const units = plan.unit === 'month' ? 12 : days;
-  const totalCents = plan.priceCents * units * input.people;
+  const totalCents = premiumCents(plan.priceCents, units, input.people);
   const endDate = isIsoDate(input.startDate)
     ? plan.unit === 'month' ? coverPeriod('roster', input.startDate).endDate : addDays(input.startDate, days - 1)
     : '';

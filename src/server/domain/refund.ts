@@ -1,8 +1,13 @@
 import type { Db } from '../db.ts';
+import type { EntitySchema } from '../../shared/entity/types.ts';
+import { pickWritable } from '../entity/record.ts';
+import { repoEntities } from '../entity/repo.ts';
+import { insertRow } from '../entity/write.ts';
 import { DomainError } from './errors.ts';
 import { cents, fmtYuan, isPositiveCents, serialNo, type BizRef } from './util.ts';
 
-export interface RefundInput {
+/** The refund entity's fields as the request gives them; the domain reads the ones below (amount in cents). */
+export interface RefundInput extends Record<string, unknown> {
   invoiceNo: string;
   amountCents: number;
   reason: string;
@@ -20,7 +25,12 @@ export interface RefundResult {
  * Applies for a refund against an issued invoice. One conditional UPDATE adds to refunded_cents only
  * while the total stays within the invoice amount, so parallel requests can never over-refund.
  */
-export async function applyRefund(db: Db, biz: BizRef, input: RefundInput): Promise<RefundResult> {
+export async function applyRefund(
+  db: Db,
+  biz: BizRef,
+  input: RefundInput,
+  entity: EntitySchema = repoEntities().registry.get('invoice-refund'),
+): Promise<RefundResult> {
   const amt = input.amountCents;
   if (!isPositiveCents(amt)) throw new DomainError(400, '退款金额应大于 0', 'amount');
   const invoiceNo = String(input.invoiceNo ?? '').trim();
@@ -43,12 +53,16 @@ export async function applyRefund(db: Db, biz: BizRef, input: RefundInput): Prom
       const left = cents(cur[0].amount) - cents(cur[0].refunded);
       throw new DomainError(400, `该发票最多可退 ¥${fmtYuan(left)}`, 'amount');
     }
-    const refundNo = serialNo('TP');
-    const [row] = await tx.query<{ id: number }>(
-      `INSERT INTO invoice_refunds (business_id, refund_no, invoice_no, amount_cents, reason, status)
-       VALUES ($1,$2,$3,$4,$5,'applying') RETURNING id`,
-      [biz.businessId, refundNo, invoiceNo, amt, input.reason],
-    );
+    const refundNo = await serialNo(tx, 'TP');
+    // Every field of the refund entity the request gives; the domain sets number, invoice, amount and status.
+    const id = await insertRow(tx, entity, biz.businessId, {
+      ...pickWritable(entity, input),
+      refundNo,
+      invoiceNo,
+      amount: amt / 100,
+      status: 'applying',
+    });
+    const row = { id };
     const refunded = cents(upd[0].refunded);
     return { id: row.id, refundNo, amountCents: amt, refundedCents: refunded, remainingCents: cents(upd[0].amount) - refunded };
   });

@@ -1,5 +1,3 @@
-import { randomInt } from 'node:crypto';
-
 /** Minimal view of the caller's business scope; the app's Business object fits it. */
 export interface BizRef {
   businessId: string;
@@ -16,10 +14,8 @@ export function fmtYuan(cents: number): string {
 /** Money columns come back as strings (pg, bigint) or numbers (PGlite); every query casts to float8 anyway. */
 export const cents = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 
-export function serialNo(prefix: string, now = new Date()): string {
-  const d = now.toISOString().replace(/\D/g, '').slice(0, 14);
-  return `${prefix}${d}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
-}
+/** Generated numbers (one format, one database sequence): src/server/entity/serial.ts. */
+export { serialNo, serialNos } from '../entity/serial.ts';
 
 /** Time zone the business day is counted in (cover start, cut-off, statement month). */
 export function businessTz(): string {

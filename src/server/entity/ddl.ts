@@ -4,6 +4,7 @@
  */
 import { itemFields } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { yuanToCents } from '../../shared/money.ts';
 
 export const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -56,7 +57,7 @@ export function sqlDefault(f: FieldSchema): string | undefined {
   if (d === undefined || d === null) return f.type === 'array' && !itemFields(f) ? "'{}'" : undefined;
   if (d === 'now') return f.type === 'date' ? 'CURRENT_DATE' : 'now()';
   if (typeof d === 'string' && d.startsWith('serial:')) return undefined;
-  if (f.type === 'money' && typeof d === 'number') return String(Math.round(d * 100));
+  if (f.type === 'money' && typeof d === 'number') return String(yuanToCents(d));
   if (typeof d === 'number' || typeof d === 'boolean') return String(d);
   if (typeof d === 'string') return quote(d);
   if (Array.isArray(d)) return itemFields(f) ? `${quote(JSON.stringify(d))}::jsonb` : `${quote(`{${d.join(',')}}`)}`;

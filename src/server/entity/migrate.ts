@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Db, Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
 import { ROW_ESTIMATE_DDL } from './count.ts';
+import { describeProblem, refusalMessage, suggestMigration, type MigrationProblem, type SuggestedMigration } from './migrate-advice.ts';
 import { createDayCountsSql, dayCountsOf, dropDayCountsSql, liveDayCounts } from './day-counts.ts';
 import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf, type IndexOptions } from './ddl.ts';
 
@@ -61,10 +62,30 @@ export interface MigrationFile {
   sql: string;
 }
 
+/**
+ * A destructive difference was found and nothing was applied. `message` is the whole advice for a
+ * configurator (migrate-advice.ts); `problems` one sentence per difference; `migration` the file to write.
+ */
 export class MigrationRefused extends Error {
-  constructor(readonly problems: string[]) {
-    super(`数据库迁移被拒绝：\n${problems.join('\n')}`);
+  readonly problems: string[];
+  constructor(
+    readonly details: MigrationProblem[],
+    readonly migration: SuggestedMigration,
+  ) {
+    super(refusalMessage(details, migration));
     this.name = 'MigrationRefused';
+    this.problems = details.map(describeProblem);
+  }
+}
+
+/** A migration file failed (its transaction rolled back): which file, and what the database said. */
+export class MigrationFileFailed extends Error {
+  constructor(
+    readonly file: string,
+    readonly cause: Error,
+  ) {
+    super(`迁移文件 ${file} 执行失败，已回滚：${cause.message}\n改正该文件后重新启动网关（它还没有记录在 schema_migrations 表中，会再次执行）。`);
+    this.name = 'MigrationFileFailed';
   }
 }
 
@@ -135,7 +156,7 @@ export async function planEntityChanges(
   codeColumns: Record<string, readonly string[]> = {},
   indexOpts: IndexOptions = {},
   keepIndexes: readonly string[] = [],
-): Promise<{ statements: string[]; problems: string[] }> {
+): Promise<{ statements: string[]; problems: MigrationProblem[] }> {
   const cols = await q.query<LiveColumn>(
     `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()`,
   );
@@ -155,8 +176,7 @@ export async function planEntityChanges(
   const liveCounts = await liveDayCounts(q);
   const byName = Object.fromEntries(entities.map((e) => [e.name, e]));
   const statements: string[] = [];
-  const problems: string[] = [];
-  const hint = '破坏性变更需要迁移文件 schemas/migrations/NNN-*.sql';
+  const problems: MigrationProblem[] = [];
   for (const e of creationOrder(entities)) {
     const t = tableOf(e);
     const liveCols = live.get(t);
@@ -164,18 +184,23 @@ export async function planEntityChanges(
       statements.push(createTableSql(e, byName));
     } else {
       const expected = new Map(Object.entries(e.fields).map(([k, f]) => [columnOf(k, f), { key: k, f }]));
+      const added = [...expected].filter(([col]) => !liveCols.has(col));
+      const ownCol = (col: string) => col === 'id' || col === 'business_id' || codeColumns[t]?.includes(col);
+      const removed = [...liveCols].filter(([col]) => !ownCol(col) && !expected.has(col));
       for (const [col, type] of liveCols) {
-        if (col === 'id' || col === 'business_id' || codeColumns[t]?.includes(col)) continue;
+        if (ownCol(col)) continue;
         const want = expected.get(col);
         if (!want) {
-          problems.push(`实体 ${e.name} 的字段 ${col} 在数据库中存在但 schema 中已删除：${hint}`);
+          // One removed column and one new field of the same column type: maybe a rename.
+          const same = added.filter(([, a]) => infoSchemaType(sqlType(a.f)) === type);
+          const alone = removed.filter(([, rt]) => rt === type).length === 1;
+          const renamedTo = alone && same.length === 1 ? { key: same[0][1].key, column: same[0][0] } : undefined;
+          problems.push({ kind: 'removed', entity: e.name, table: t, column: col, ...(renamedTo ? { renamedTo } : {}) });
         } else if (infoSchemaType(sqlType(want.f)) !== type) {
-          problems.push(`实体 ${e.name} 的字段 ${want.key} 类型由 ${type} 变为 ${sqlType(want.f).toLowerCase()}：${hint}`);
+          problems.push({ kind: 'retyped', entity: e.name, table: t, key: want.key, column: col, from: type, to: sqlType(want.f).toLowerCase() });
         }
       }
-      for (const [col, { key, f }] of expected) {
-        if (!liveCols.has(col)) statements.push(`ALTER TABLE ${t} ADD COLUMN ${columnDef(key, f, byName, true)}`);
-      }
+      for (const [col, { key, f }] of added) statements.push(`ALTER TABLE ${t} ADD COLUMN ${columnDef(key, f, byName, true)}`);
     }
     const derived = indexesFor(e, indexOpts);
     for (const i of derived) if (!liveIdx.has(i.name)) statements.push(i.sql);
@@ -237,17 +262,22 @@ export async function migrateEntities(db: Db, opts: MigrateOptions): Promise<Mig
   const done = new Set((await db.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id));
   for (const m of files.sort((a, b) => a.id.localeCompare(b.id))) {
     if (done.has(m.id)) continue;
-    await db.tx(async (tx) => {
-      for (const s of splitSql(m.sql)) await tx.query(s);
-      await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [m.id]);
-    });
+    await db
+      .tx(async (tx) => {
+        for (const s of splitSql(m.sql)) await tx.query(s);
+        await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [m.id]);
+      })
+      .catch((e: Error) => {
+        throw new MigrationFileFailed(opts.migrationsDir && !opts.migrations?.includes(m) ? `schemas/migrations/${m.id}` : m.id, e);
+      });
     report.migrationsApplied.push(m.id);
   }
   const stored = opts.entities.filter((e) => e.storage !== false);
   // Indexes of migration files are a configurator's own: never dropped as stale.
   const keep = [...(opts.codeIndexes ?? []), ...indexNamesIn(files.map((f) => f.sql))];
   const plan = await planEntityChanges(db, stored, opts.codeColumns, { trigram: await ensureTrigram(db) }, keep);
-  if (plan.problems.length) throw new MigrationRefused(plan.problems);
+  if (plan.problems.length)
+    throw new MigrationRefused(plan.problems, suggestMigration(plan.problems, files.map((f) => f.id), opts.migrationsDir));
   await db.tx(async (tx) => {
     // Gateways starting together apply their plans one after another instead of racing on the same
     // catalog rows (a CREATE … IF NOT EXISTS that waits for another's uncommitted CREATE then fails).

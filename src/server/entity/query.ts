@@ -6,6 +6,7 @@
 import type { Queryable } from '../db.ts';
 import { FORMAT_CHECKS, isBoundedDate } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
+import { yuanToCents } from '../../shared/money.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
 import { cappedCountSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
@@ -23,7 +24,8 @@ export class QueryError extends Error {
 
 const MASKS = { idCard: maskIdCard, phone: maskPhone, bankAccount: maskAccountNo } as const;
 
-function selectExpr(key: string, f: FieldSchema): string {
+/** A field's value in API form (money in yuan, dates and times as text). */
+export function selectExpr(key: string, f: FieldSchema): string {
   const c = columnOf(key, f);
   switch (f.type) {
     case 'money':
@@ -51,11 +53,14 @@ export function applyMasks(e: EntitySchema, row: Record<string, unknown>): Recor
 
 const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
-function positiveInt(v: string | undefined, def: number, max: number): number {
+/**
+ * A paging value: absent → the default; a whole number from 1 → at most max (a larger page size is
+ * served as the largest, and says so in the answer); anything else (-1, abc, 1e1, 2.5) is a 400.
+ */
+function positiveInt(v: string | undefined, def: number, max: number, field: string, label: string): number {
   if (v === undefined || v === '') return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) return def;
-  return Math.min(n, max);
+  if (!/^[1-9]\d{0,15}$/.test(v)) throw new QueryError(field, `${label}应为正整数`);
+  return Math.min(Number(v), max);
 }
 
 export type ListQuery = Record<string, string | undefined>;
@@ -88,6 +93,12 @@ function exactFilter(key: string, f: FieldSchema, raw: string, p: Param): string
     case 'boolean':
       if (raw !== 'true' && raw !== 'false') throw new QueryError(key, `筛选条件“${f.label}”只能为 true 或 false`);
       return `${c} = ${p(raw === 'true')}`;
+    case 'money': {
+      // Stored in cents: 12.5 finds 1250.
+      const nums = values.map(Number);
+      if (!nums.length || nums.some((n) => !Number.isFinite(n))) throw new QueryError(key, `筛选条件“${f.label}”必须为金额`);
+      return `${c} = ANY(${p(nums.map(yuanToCents))}::bigint[])`;
+    }
     case 'integer':
     case 'ref': {
       const nums = values.map(Number);
@@ -110,7 +121,7 @@ function rangeFilter(key: string, param: string, f: FieldSchema, raw: string, p:
     if (nums.some((n) => n !== undefined && !Number.isFinite(n))) {
       throw new QueryError(param, `筛选条件“${f.label}”格式不正确，应为“最小值,最大值”`);
     }
-    const scale = (n: number) => (f.type === 'money' ? Math.round(n * 100) : n);
+    const scale = (n: number) => (f.type === 'money' ? yuanToCents(n) : n);
     const out: string[] = [];
     if (nums[0] !== undefined) out.push(`${columnOf(key, f)} >= ${p(scale(nums[0]))}`);
     if (nums[1] !== undefined) out.push(`${columnOf(key, f)} <= ${p(scale(nums[1]))}`);
@@ -234,8 +245,8 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
   const filtered = filters(e, q, p);
   const sort = orderBy(e, q);
   const counts = filtered.length ? undefined : dayCountsOf(e);
-  const current = positiveInt(q.current, 1, 1_000_000);
-  const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100);
+  const current = positiveInt(q.current, 1, 1_000_000, 'current', '页码');
+  const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100, 'pageSize', '每页条数');
   return {
     table: tableOf(e),
     where: ['business_id = $1', ...filtered].join(' AND '),

@@ -3,23 +3,18 @@
  * yuan → cents, ID/tax numbers upper-cased, bank account numbers without spaces, object arrays as
  * JSONB. Fields not given are left to the database default. Callers run these inside a transaction.
  */
-import { randomInt } from 'node:crypto';
 import type { Queryable } from '../db.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
+import { yuanToCents } from '../../shared/money.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { columnOf, tableOf } from './ddl.ts';
-
-/** PREFIX + UTC timestamp + 6 random digits, e.g. LP20260101120000123456. */
-export function serialNo(prefix: string): string {
-  const d = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-  return `${prefix}${d}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
-}
+import { serialNo } from './serial.ts';
 
 /** A payload value as stored: returns [value, SQL cast suffix]. */
 export function toDbValue(f: FieldSchema, v: unknown): [unknown, string] {
   switch (f.type) {
     case 'money':
-      return [Math.round(Number(v) * 100), ''];
+      return [yuanToCents(v), ''];
     case 'idCard':
     case 'taxNo':
       return [String(v).toUpperCase(), ''];
@@ -32,14 +27,23 @@ export function toDbValue(f: FieldSchema, v: unknown): [unknown, string] {
   }
 }
 
-/** Inserts a row and returns its id. Server-set serial numbers are generated here. */
-export async function insertRow(q: Queryable, e: EntitySchema, businessId: string, input: Record<string, unknown>): Promise<number> {
+/**
+ * Inserts a row and returns its id: every field of the entity that `input` gives (API form), plus
+ * `extra` columns the entity does not describe (domain columns such as plan_id, by column name, stored
+ * form). Server-set serial numbers are generated here.
+ */
+export async function insertRow(q: Queryable, e: EntitySchema, businessId: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<number> {
   const cols = ['business_id'];
   const vals = ['$1'];
   const params: unknown[] = [businessId];
+  for (const [col, v] of Object.entries(extra)) {
+    params.push(v);
+    cols.push(col);
+    vals.push(`$${params.length}`);
+  }
   for (const [key, f] of Object.entries(e.fields)) {
     let v = input[key];
-    if (v === undefined && typeof f.default === 'string' && f.default.startsWith('serial:')) v = serialNo(f.default.slice(7));
+    if (v === undefined && typeof f.default === 'string' && f.default.startsWith('serial:')) v = await serialNo(q, f.default.slice(7));
     if (v === undefined) continue;
     const [dbv, cast] = toDbValue(f, v);
     params.push(dbv);

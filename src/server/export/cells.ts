@@ -5,6 +5,7 @@
  */
 import { localParts } from '../domain/util.ts';
 import type { ExportColumn } from './lists.ts';
+import { centsToYuan, yuanToCents } from '../../shared/money.ts';
 
 export const MONEY_FORMAT = '#,##0.00';
 
@@ -25,7 +26,7 @@ function scalar(col: ExportColumn, v: unknown): string | number | null {
   switch (col.valueType) {
     case 'money': {
       const n = Number(v);
-      return Number.isFinite(n) ? Math.round(n * 100) / 100 : String(v);
+      return Number.isFinite(n) ? centsToYuan(yuanToCents(n)) : String(v);
     }
     case 'digit': {
       const n = Number(v);

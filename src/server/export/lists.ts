@@ -1,15 +1,12 @@
 /**
  * Which lists can be exported and with which columns: every stored entity with a list API, its
  * columns titled and typed exactly as the console's table shows them (src/schema/resolve.ts), in the
- * table's order. Parsed schema files are immutable configuration, so they are loaded once.
+ * table's order, from the schemas the gateway runs on.
  */
-import { resolve } from 'node:path';
 import { resolveTable, valueTypeOf } from '../../schema/resolve.ts';
 import type { EnumOption, TableSchemaFile, ValueType } from '../../schema/types.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
-import { loadEntities } from '../entity/load.ts';
-
-const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+import type { LoadedEntities } from '../entity/load.ts';
 
 export interface ExportColumn {
   key: string;
@@ -64,13 +61,7 @@ export function buildExportLists(files: Record<string, unknown>, entities: Recor
   return out;
 }
 
-let cached: Map<string, ExportList> | undefined;
-
-/** The repository's exportable lists, keyed by API name ('claims', 'orders', …). */
-export function exportLists(): Map<string, ExportList> {
-  if (!cached) {
-    const { files, registry } = loadEntities(REPO_ROOT);
-    cached = buildExportLists(files, registry.entities, registry);
-  }
-  return cached;
+/** The exportable lists of a gateway's schemas, keyed by API name ('claims', 'orders', …). */
+export function exportLists({ files, registry }: LoadedEntities): Map<string, ExportList> {
+  return buildExportLists(files, registry.entities, registry);
 }

@@ -49,6 +49,11 @@ export const UPLOAD_DDL: string[] = [
   `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_total INTEGER NOT NULL DEFAULT 0 CHECK (confirm_total >= 0)`,
   `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_token TEXT`,
   `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_result JSONB`,
+  // What was confirmed (plan, start date, the rows typed over the file's, if any), so another gateway can
+  // take over a job whose gateway died, and how often the job was taken over (routes/insure-upload-confirm-resume.ts).
+  `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_input JSONB`,
+  `ALTER TABLE insure_uploads ADD COLUMN IF NOT EXISTS confirm_attempts INTEGER NOT NULL DEFAULT 0`,
+  `CREATE INDEX IF NOT EXISTS insure_uploads_confirming_idx ON insure_uploads (updated_at) WHERE status = 'confirming'`,
   // Parse queue (routes/insure-upload-queue.ts): an upload waits as 'parsing' with no parse_owner until a
   // gateway process claims it (parse_owner = that claim's token); at most one claimed parse per business,
   // so one business never holds every parse worker. 'expired': an upload left unconfirmed whose files

@@ -4,6 +4,7 @@
  * row checks follow schemas/entities/ like the browser does. Header variants (aliases), widths and
  * text formats come from ROSTER_COLUMNS where a column of the same key exists.
  */
+import { cellValue } from '../../shared/entity/cells.ts';
 import { checkField } from '../../shared/entity/rules.ts';
 import type { FieldSchema } from '../../shared/entity/types.ts';
 import { ROSTER_COLUMNS } from './roster-columns.ts';
@@ -39,11 +40,14 @@ export function rosterColumnsFromFields(fields: RosterFields): SheetColumn[] {
   });
 }
 
-/** Row errors of one roster row by the entity rules (the same checkField the browser runs). */
-export function rosterRowErrors(fields: RosterFields, row: Record<string, string>): Array<{ column: string; message: string }> {
+/**
+ * Row errors of one roster row by the entity rules (the same cellValue and checkField the browser runs):
+ * a cell's text becomes its field's value first, so a number, date or option column is checked as one.
+ */
+export function rosterRowErrors(fields: RosterFields, row: Record<string, unknown>): Array<{ column: string; message: string }> {
   const out: Array<{ column: string; message: string }> = [];
   for (const [key, f] of Object.entries(fields)) {
-    const message = checkField(f, row[key] ?? '');
+    const message = checkField(f, cellValue(f, row[key] ?? ''));
     if (message) out.push({ column: key, message });
   }
   return out;

@@ -71,7 +71,7 @@ export function checkKey(key: unknown): string[] {
   return segments;
 }
 
-/** Default root: $FILES_DIR, else <DATA_DIR>/files, else .data/files. */
+/** Root of the local-disk storage: $FILES_DIR, else <DATA_DIR>/files, else .data/files. */
 export function defaultFilesDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.FILES_DIR) return resolve(env.FILES_DIR);
   return resolve(env.DATA_DIR || '.data', 'files');
@@ -181,13 +181,4 @@ export async function streamToBuffer(stream: Readable, maxBytes = Infinity): Pro
     chunks.push(b);
   }
   return Buffer.concat(chunks);
-}
-
-/**
- * The gateway's file storage. Today the local disk under defaultFilesDir(); to use an S3-compatible
- * object store, implement FileStorage with PutObject/GetObject/HeadObject/DeleteObject and return it
- * here (see docs/roster-upload.md). Callers only ever see the interface.
- */
-export function createFileStorage(env: NodeJS.ProcessEnv = process.env): FileStorage {
-  return new LocalFileStorage(defaultFilesDir(env));
 }

@@ -4,6 +4,8 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
+import type { LoadedEntities } from '../entity/load.ts';
+import { repoEntities } from '../entity/repo.ts';
 import authRoutes from '../routes/auth.ts';
 import businessLegacyRoutes from '../routes/business-legacy.ts';
 import claimAttachmentRoutes from '../routes/claim-attachments.ts';
@@ -17,7 +19,10 @@ import paymentRoutes from '../routes/payments.ts';
 import type { PaymentProvider } from '../domain/payment.ts';
 import planRoutes from '../routes/plans.ts';
 import settingsRoutes from '../routes/settings.ts';
-import { dbRateLimitStore, limitMessage, prune } from '../services/rate-limit.ts';
+import { dbRateLimitStore, limitMessage } from '../services/rate-limit.ts';
+import { schedulePurge } from '../services/purge.ts';
+import operatorRoutes from '../routes/operator.ts';
+import { defaultFilesDir, LocalFileStorage, type FileStorage } from '../files/storage.ts';
 import type { SmsProvider } from '../services/sms.ts';
 import { authPlugin, countedByAuth } from './auth.ts';
 import { docsPlugin } from './docs.ts';
@@ -27,6 +32,7 @@ import { securityHeaders } from './security.ts';
 import staticRoutes, { appConfigFromEnv } from './static.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits, type TestHooks } from './types.ts';
 import { validatorCompiler } from './validation.ts';
+import { checkInputShape, refuseNulInUrl } from './input-shape.ts';
 
 /** The API limit's window: DEFAULT_LIMITS.apiPerMinute requests per IP per minute. */
 const API_WINDOW_MS = 60_000;
@@ -35,6 +41,10 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   db: Db;
+  /** The schema studio's API on the files under `root` (development only: startServer refuses it in production). */
+  studio?: { root: string };
+  /** The schemas to run on (default: the repository's). */
+  entities?: LoadedEntities;
   /** Directory with the built UI (index.html + assets/). No static serving when omitted. */
   staticDir?: string;
   /** URL prefix the console is served under; normalised to start and end with '/'. */
@@ -45,12 +55,16 @@ export interface AppOptions {
   /** pino level; 'silent' turns request logs off. */
   logLevel?: string;
   /** Trust X-Forwarded-For from a load balancer (Fastify trustProxy). */
-  trustProxy?: boolean | string;
+  trustProxy?: boolean | number | string;
   /** window.__APP_CONFIG__ extras; defaults to appConfigFromEnv(). */
   appConfig?: Record<string, unknown>;
   testHooks?: TestHooks;
-  /** Payment provider for paying orders online; default: the development provider outside production, none in production. */
+  /** Payment provider for paying orders online; none by default (paying online then answers 503). */
   payments?: PaymentProvider | null;
+  /** Where files are kept; default the local folder of defaultFilesDir(). */
+  files?: FileStorage;
+  /** sha256 (hex) of the operator API's credential; the operator API answers 404 without one. */
+  operatorTokenHash?: string;
 }
 
 export function normalizeBasePath(p?: string): string {
@@ -88,7 +102,8 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: opts.trustProxy ?? false,
+    // A hop count is supported at run time (lib/request.js), though the types only name booleans and strings.
+    trustProxy: (opts.trustProxy ?? false) as boolean | string,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -104,10 +119,13 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   const deps: AppDeps = {
     db: opts.db,
+    entities: opts.entities ?? repoEntities(),
     basePath,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     sms: opts.sms ?? null,
     shuttingDown: false,
+    files: opts.files ?? new LocalFileStorage(defaultFilesDir()),
+    background: new Set(),
   };
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);
@@ -142,8 +160,9 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The API: authenticated by default, rate-limited per IP with counters in the database.
   await app.register(async (api) => {
-    api.addHook('onRequest', async (_req, reply) => {
+    api.addHook('onRequest', async (req, reply) => {
       reply.header('cache-control', 'no-store');
+      refuseNulInUrl(req.url);
     });
     // As the scope's first onRequest hook (route-level hooks would run after authentication). A request
     // that carries a token to an authenticated route is counted by the auth plugin instead, in its
@@ -162,6 +181,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(authPlugin, { limitOf: (req) => ({ key: `api:${req.ip}`, windowMs: API_WINDOW_MS, max: deps.limits.apiPerMinute }) });
     api.addHook('preValidation', async (req) => {
       if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) req.body = {};
+      checkInputShape(req);
     });
     if (opts.testHooks?.beforeHandler) {
       const hook = opts.testHooks.beforeHandler;
@@ -173,16 +193,18 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(overviewRoutes);
     await api.register(contentRoutes);
     await api.register(insureFormRoutes);
-    await api.register(paymentRoutes, { provider: opts.payments });
+    await api.register(paymentRoutes, { provider: opts.payments ?? null });
     await api.register(insuredPersonRoutes);
     await api.register(insureUploadRoutes);
     await api.register(claimAttachmentRoutes);
     await api.register(exportRoutes);
     await api.register(businessLegacyRoutes);
+    if (opts.studio) await api.register((await import('../studio/routes.ts')).default, opts.studio);
+    await api.register(operatorRoutes, { tokenHash: opts.operatorTokenHash });
   });
 
   if (opts.staticDir) {
-    await app.register(staticRoutes, { root: opts.staticDir, basePath, appConfig: opts.appConfig ?? appConfigFromEnv() });
+    await app.register(staticRoutes, { root: opts.staticDir, basePath, appConfig: opts.appConfig ?? appConfigFromEnv(), schemaFiles: deps.entities.files });
   }
 
   app.setNotFoundHandler(async (req, reply) => {
@@ -196,9 +218,11 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     throw new HttpError(405, 40500, `不支持 ${req.method} 请求`);
   });
 
-  // Old rate-limit windows are useless; trimmed now and then (any instance may do it).
-  const pruner = setInterval(() => prune(deps.db).catch(() => undefined), 10 * 60_000);
-  pruner.unref();
-  app.addHook('onClose', async () => clearInterval(pruner));
+  // Expired sessions, codes, idempotency records and rate-limit windows are deleted now and then (any gateway may).
+  const stopPurge = schedulePurge(deps.db, (err) => app.log.warn({ err }, 'purge of expired rows failed'));
+  app.addHook('onClose', async () => {
+    stopPurge();
+    await Promise.allSettled([...deps.background]);
+  });
   return app;
 }

@@ -43,6 +43,12 @@ function envelope(err: HttpError) {
   return body;
 }
 
+/** A multipart body that ends early or has no boundary (busboy's errors carry no status). */
+const BROKEN_MULTIPART = /multipart|boundary|unexpected end of (form|multipart)|malformed part header|part terminated/i;
+
+/** PostgreSQL SQLSTATE class 22 (data exception): a value from the request the database cannot hold. */
+const isDataException = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && /^22[0-9A-Z]{3}$/.test((e as { code: string }).code);
+
 /** Maps every error to the envelope; malformed input is always a 400, never a 500. */
 export function errorHandler(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply) {
   let err: HttpError;
@@ -65,6 +71,11 @@ export function errorHandler(error: FastifyError | HttpError | Error, request: F
     err = notFound('资源不存在');
   } else if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     err = badInput('请求格式不正确');
+  } else if (fe.statusCode === undefined && BROKEN_MULTIPART.test(fe.message ?? '')) {
+    err = badInput('上传的内容不完整或格式不正确，请重新选择文件上传');
+  } else if (isDataException(error)) {
+    request.log.warn({ err: error }, 'input the database refused');
+    err = badInput('请求内容包含无法保存的字符或数值（如空字符），请检查后重试');
   } else {
     request.log.error({ err: error }, 'unexpected error');
     err = new HttpError(500, 50000, '服务器内部错误，请稍后重试');

@@ -17,11 +17,24 @@ export interface StaticOptions {
   basePath: string;
   /** Serialised into window.__APP_CONFIG__ (basePath is always included). */
   appConfig: Record<string, unknown>;
+  /** The schema files the gateway runs on, keyed like 'schemas/routes.json': written into index.html as window.__APP_SCHEMAS__. */
+  schemaFiles: Record<string, unknown>;
 }
 
-/** window.__APP_CONFIG__ from the environment: env (APP_ENV), services (SERVICE_URLS JSON), sentryDsn. */
-export function appConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
-  const cfg: Record<string, unknown> = { env: env.APP_ENV || 'production' };
+/** JSON for an inline script: `<` escaped so no value can close the script element. */
+const inlineJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** The schema files the browser renders (schemas/meta, the editors' JSON Schemas, stays on the server). */
+export function browserSchemas(files: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(files).filter(([k]) => !k.startsWith('schemas/meta/')));
+}
+
+/**
+ * window.__APP_CONFIG__ from the environment: env (the gateway's environment name, environment.ts
+ * appEnvName: APP_ENV, else production), services (SERVICE_URLS JSON), sentryDsn.
+ */
+export function appConfigFromEnv(env: NodeJS.ProcessEnv = process.env, envName = env.APP_ENV || 'production'): Record<string, unknown> {
+  const cfg: Record<string, unknown> = { env: envName };
   if (env.SERVICE_URLS) {
     try {
       cfg.services = JSON.parse(env.SERVICE_URLS);
@@ -41,7 +54,8 @@ export function appConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Record<s
 export default async function staticRoutes(app: FastifyInstance, opts: StaticOptions) {
   const root = resolve(opts.root);
   const { basePath } = opts;
-  const cfgJson = JSON.stringify({ basePath, ...opts.appConfig }).replace(/</g, '\\u003c');
+  const cfgJson = inlineJson({ basePath, ...opts.appConfig });
+  const schemasJson = inlineJson(browserSchemas(opts.schemaFiles));
 
   await app.register(fastifyStatic, { root, serve: false, preCompressed: true, cacheControl: false, index: false });
 
@@ -53,7 +67,7 @@ export default async function staticRoutes(app: FastifyInstance, opts: StaticOpt
       throw notFound('控制台页面尚未构建（缺少 index.html）');
     }
     html = html.split('"./').join(`"${basePath}`); // assets and the favicon, from any page depth
-    const tag = `<script nonce="${req.cspNonce}">window.__APP_CONFIG__=${cfgJson}</script>`;
+    const tag = `<script nonce="${req.cspNonce}">window.__APP_CONFIG__=${cfgJson};window.__APP_SCHEMAS__=${schemasJson}</script>`;
     html = html.includes('</head>') ? html.replace('</head>', `${tag}</head>`) : tag + html;
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   }
@@ -79,6 +93,8 @@ export default async function staticRoutes(app: FastifyInstance, opts: StaticOpt
       throw badInput('请求地址格式不正确');
     }
     if (basePath === '/' && (rel === 'api' || rel.startsWith('api/'))) throw notFound(`接口不存在：${req.method} ${path}`);
+    // The schema studio is a development tool served by the dev server (npm run dev), never by a gateway's build.
+    if (rel === 'studio' || rel.startsWith('studio/')) throw notFound('schema studio 只在开发环境（npm run dev）中提供');
     if (rel === '' || rel === 'index.html' || rel.includes('\0')) return serveIndex(req, reply);
     const file = resolve(root, rel);
     if (file !== root && !file.startsWith(root + sep)) throw notFound('资源不存在');

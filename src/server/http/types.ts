@@ -1,6 +1,8 @@
 import type { Db } from '../db.ts';
 import type { SmsProvider } from '../services/sms.ts';
+import type { FileStorage } from '../files/storage.ts';
 import type { RequestBusiness } from '../entity/hooks.ts';
+import type { LoadedEntities } from '../entity/load.ts';
 
 export type AuthMode = 'none' | 'user' | 'business';
 
@@ -17,11 +19,15 @@ export type Business = RequestBusiness;
 export interface Limits {
   /** General API limit per IP per minute. */
   apiPerMinute: number;
-  /** Sign-in attempts per IP per 15 minutes. */
+  /** Sign-in attempts (right or wrong) per source address per 15 minutes: a flood guard. */
   loginPerIp: number;
-  /** Wrong passwords before the account is locked. */
+  /** Wrong passwords per source address (any accounts) per 15 minutes. */
+  loginFailuresPerIp: number;
+  /** Wrong passwords for one account from one address before its backoff starts (services/login-limits.ts). */
   loginFailures: number;
-  /** Lock duration after too many wrong passwords. */
+  /** Wrong passwords for one account from all addresses before the account-wide backoff starts. */
+  accountFailures: number;
+  /** Longest backoff wait. */
   lockMs: number;
   /** SMS codes per phone per minute / per day; per IP per hour. */
   smsPerPhoneMinute: number;
@@ -30,18 +36,23 @@ export interface Limits {
   /** Code lifetime and wrong tries before the code is dead. */
   smsTtlMs: number;
   smsAttempts: number;
+  /** A code request is answered this long after it arrived, whether the phone has an account or not. */
+  smsAnswerMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
   apiPerMinute: 600,
-  loginPerIp: 100,
+  loginPerIp: 300,
+  loginFailuresPerIp: 30,
   loginFailures: 5,
+  accountFailures: 50,
   lockMs: 15 * 60_000,
   smsPerPhoneMinute: 1,
   smsPerPhoneDay: 10,
   smsPerIpHour: 20,
   smsTtlMs: 5 * 60_000,
   smsAttempts: 5,
+  smsAnswerMs: 300,
 };
 
 /** Test-only seams; never set in production. */
@@ -53,12 +64,18 @@ export interface TestHooks {
 /** What route plugins need, decorated on the Fastify instance as `app.deps`. */
 export interface AppDeps {
   db: Db;
+  /** The entity and page schemas this gateway runs on (read once at start). */
+  entities: LoadedEntities;
   basePath: string;
   limits: Limits;
   /** null when no SMS provider may be used (production without a real provider). */
   sms: SmsProvider | null;
   /** True once shutdown began (readiness turns 503). */
   shuttingDown: boolean;
+  /** Where uploaded and generated files are kept (shared by every gateway: see files/storage-config.ts). */
+  files: FileStorage;
+  /** Work that outlives its request (e.g. sending an SMS); awaited when the gateway closes. */
+  background: Set<Promise<unknown>>;
 }
 
 declare module 'fastify' {

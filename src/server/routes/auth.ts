@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { badInput, locked, ok, tooMany, unauthorized } from '../http/errors.ts';
+import { badInput, HttpError, ok, unauthorized } from '../http/errors.ts';
 import { businessesOf, issueTokens } from '../http/auth.ts';
-import { clear, hit, lockedFor, recent, setLock } from '../services/rate-limit.ts';
+import { clearFailures, lockMessage, loginRefusal, oneAtATime, recordFailure } from '../services/login-limits.ts';
 import { requestCode, verifyCode } from '../services/sms-codes.ts';
 import { hashPasswordAsync, maskPhone, sha256, verifyPasswordAsync } from '../util.ts';
 import { passwordProblem, passwordSchema, phoneSchema } from './schemas.ts';
 
-// Verified against for unknown phones so both cases take the same time.
+// Verified against for unknown phones and accounts without a password, so every case takes the same time.
 const DUMMY_HASH = 'scrypt$00000000000000000000000000000000$' + '0'.repeat(64);
-const FIFTEEN_MIN = 15 * 60_000;
 
-export const lockMessage = (ms: number) =>
-  `密码错误次数过多，账号已锁定，请 ${Math.max(1, Math.ceil(ms / 60_000))} 分钟后再试或通过短信重设密码`;
+/** 423 / 429 with the limit's message (services/login-limits.ts). */
+export const refused = (r: { status: number; message: string }) => new HttpError(r.status, r.status * 100, r.message);
 
 export default async function authRoutes(app: FastifyInstance) {
   const { db, limits } = app.deps;
@@ -32,36 +31,26 @@ export default async function authRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { phone, password } = req.body;
-      if ((await hit(db, `login-ip:${req.ip}`, FIFTEEN_MIN)).count > limits.loginPerIp) {
-        throw tooMany('登录尝试过于频繁，请 15 分钟后再试');
-      }
-      const lockKey = `login-lock:${phone}`;
-      const failKey = `login-fail:${phone}`;
-      const left = await lockedFor(db, lockKey, limits.lockMs);
-      if (left > 0) throw locked(lockMessage(left));
-      // Counted before the password is checked, so a concurrent flood cannot slip past the limit.
-      await hit(db, failKey, limits.lockMs);
-      const attempts = await recent(db, failKey, limits.lockMs);
-      if (attempts > limits.loginFailures) {
-        await setLock(db, lockKey);
-        throw locked(lockMessage(limits.lockMs));
-      }
-      const users = await db.query<{ id: number; phone: string; password_hash: string }>(
-        'SELECT id, phone, password_hash FROM users WHERE phone = $1',
-        [phone],
-      );
-      const u = users[0];
-      const good = await verifyPasswordAsync(password, u?.password_hash ?? DUMMY_HASH);
-      if (!u || !good) {
-        if (attempts >= limits.loginFailures) {
-          await setLock(db, lockKey);
-          throw locked(lockMessage(limits.lockMs));
+      // Limits first (no password is checked while one applies); then only a wrong password counts.
+      return oneAtATime(`login:${phone}`, async () => {
+        const refusal = await loginRefusal(db, limits, phone, req.ip);
+        if (refusal) throw refused(refusal);
+        const users = await db.query<{ id: number; phone: string; password_hash: string }>(
+          'SELECT id, phone, password_hash FROM users WHERE phone = $1',
+          [phone],
+        );
+        const u = users[0];
+        const stored = u?.password_hash.startsWith('scrypt$') ? u.password_hash : DUMMY_HASH;
+        const good = (await verifyPasswordAsync(password, stored)) && stored !== DUMMY_HASH;
+        if (!u || !good) {
+          const wait = await recordFailure(db, limits, phone, req.ip);
+          if (wait > 0) throw refused({ status: 423, message: lockMessage(wait) });
+          throw unauthorized('手机号或密码错误');
         }
-        throw unauthorized('手机号或密码错误');
-      }
-      await clear(db, failKey);
-      const tokens = await issueTokens(db, u.id);
-      return ok({ ...tokens, userTel: u.phone, businessList: await businessesOf(db, u.id) });
+        await clearFailures(db, phone);
+        const tokens = await issueTokens(db, u.id);
+        return ok({ ...tokens, userTel: u.phone, businessList: await businessesOf(db, u.id) });
+      });
     },
   );
 
@@ -106,7 +95,7 @@ export default async function authRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { phone } = req.body;
-      await requestCode(app.deps, phone, req.ip);
+      await requestCode(app.deps, phone, req.ip, req.log);
       return ok({ sentTo: maskPhone(phone), expiresIn: Math.round(limits.smsTtlMs / 1000) });
     },
   );
@@ -138,8 +127,7 @@ export default async function authRoutes(app: FastifyInstance) {
         await tx.query('UPDATE users SET password_hash = $1 WHERE id = $2', [hash, userId]);
         await tx.query('UPDATE auth_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
       });
-      await clear(db, `login-lock:${phone}`);
-      await clear(db, `login-fail:${phone}`);
+      await clearFailures(db, phone);
       return ok({});
     },
   );

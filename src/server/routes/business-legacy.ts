@@ -16,7 +16,6 @@ import { parseAttachmentIds } from '../domain/attachments.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { entityRoutes } from '../entity/routes.ts';
 import { getRow } from '../entity/query.ts';
-import { repoEntities } from '../entity/repo.ts';
 import { toDbValue } from '../entity/write.ts';
 import { defaultHooks } from '../hooks/index.ts';
 import { forbidden, notFound, ok } from '../http/errors.ts';
@@ -53,7 +52,7 @@ function onPlanName(err: unknown): never {
 
 export default async function businessLegacyRoutes(app: FastifyInstance) {
   const { db } = app.deps;
-  const { registry } = repoEntities();
+  const { registry } = app.deps.entities;
   const entity = (name: string): EntitySchema => registry.get(name);
   // Unwrapped, so its validator compiler and error handler stay inside its own context.
   await app.register(entityRoutes, { db, entities: registry, hooks: defaultHooks(), codeWrites: CODE_WRITES });
@@ -92,7 +91,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
   async function insure(tx: Db, biz: Business, source: 'roster' | 'attendance', body: Body, date: string) {
     // createInsuranceBatch trims and upper-cases the ID numbers itself (normaliseRows): no copy of the rows here.
     const rows = body.rows as unknown as InsureRow[];
-    return createInsuranceBatch(tx, biz, { source, planId: String(body.planName), startDate: date, rows, fileName: body.fileName as string | undefined }).catch(onPlanName);
+    return createInsuranceBatch(tx, biz, { source, planId: String(body.planName), startDate: date, rows, fileName: body.fileName as string | undefined }, { entities: registry }).catch(onPlanName);
   }
   async function createBatch(tx: Db, biz: Business, source: 'roster' | 'attendance', body: Body, date: string) {
     const r = await insure(tx, biz, source, body, date);
@@ -129,19 +128,25 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
 
   const invoice = entity('invoice');
   write('POST', '/api/invoices', entityInput(invoice, { doc: { summary: `申请${invoice.label}` } }), async ({ tx, body, biz }) => {
-    const inv = await applyInvoice(tx, biz, {
-      orderNos: body.orderNos as string[],
-      title: String(body.title),
-      taxNo: String(stored(invoice, 'taxNo', body.taxNo)),
-      type: (body.type ?? 'normal') as 'normal' | 'special',
-      email: String(body.email),
-    });
+    const inv = await applyInvoice(
+      tx,
+      biz,
+      {
+        ...body,
+        orderNos: body.orderNos as string[],
+        title: String(body.title),
+        taxNo: String(stored(invoice, 'taxNo', body.taxNo)),
+        type: (body.type ?? 'normal') as 'normal' | 'special',
+        email: String(body.email),
+      },
+      invoice,
+    );
     return getRow(tx, invoice, biz.businessId, inv.id);
   });
 
   const refund = entity('invoice-refund');
   write('POST', '/api/invoice-refunds', entityInput(refund, { doc: { summary: `申请${refund.label}` } }), async ({ tx, body, biz }) => {
-    const r = await applyRefund(tx, biz, { invoiceNo: String(body.invoiceNo), amountCents: Number(stored(refund, 'amount', body.amount)), reason: String(body.reason) });
+    const r = await applyRefund(tx, biz, { ...body, invoiceNo: String(body.invoiceNo), amountCents: Number(stored(refund, 'amount', body.amount)), reason: String(body.reason) }, refund);
     return getRow(tx, refund, biz.businessId, r.id);
   });
 
@@ -149,6 +154,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
   write('POST', '/api/claims', entityInput(claim, { doc: { summary: `报案（${claim.label}）` } }), async ({ tx, body, biz }) => {
     // The claim must fall inside the person's cover and within the plan's limit (src/server/domain/cover.ts).
     const c = await createClaim(tx, biz, {
+      ...body,
       personName: String(body.personName),
       idCard: String(stored(claim, 'idCard', body.idCard)),
       accidentDate: String(body.accidentDate),
@@ -157,7 +163,7 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
       amountCents: Number(stored(claim, 'amount', body.amount)),
       // Uploaded attachments are linked in the same transaction (shape and count checked by the entity rules).
       attachmentIds: parseAttachmentIds(body.attachmentIds),
-    });
+    }, { entity: claim });
     return getRow(tx, claim, biz.businessId, c.id);
   });
 
@@ -166,12 +172,13 @@ export default async function businessLegacyRoutes(app: FastifyInstance) {
   write('POST', '/api/bank-accounts', entityInput(bank, { guard: admin, doc: { summary: `添加${bank.label}` } }), async ({ tx, body, biz }) => {
     // One default account per business, safe under parallel requests (src/server/domain/bank.ts).
     const acct = await addBankAccount(tx, biz, {
+      ...body,
       accountName: String(body.accountName),
       bankName: String(body.bankName),
       accountNo: String(stored(bank, 'accountNo', body.accountNo)),
       branch: (body.branch as string | undefined) ?? '',
       isDefault: body.isDefault === true,
-    });
+    }, bank);
     return getRow(tx, bank, biz.businessId, acct.id);
   });
 

@@ -10,7 +10,7 @@ import {
 } from '../../shared/attachments.ts';
 import { hashRequest, localParts, withIdempotency } from '../domain/index.ts';
 import { checkUpload, cleanFileName, downloadHeaders, extensionOf } from '../files/checks.ts';
-import { LocalFileStorage, type FileStorage } from '../files/storage.ts';
+import type { FileStorage } from '../files/storage.ts';
 import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 
@@ -69,7 +69,7 @@ function storageKey(businessId: string, ext: string): string {
  */
 export default async function claimAttachmentRoutes(app: FastifyInstance, opts: { storage?: FileStorage } = {}) {
   const { db } = app.deps;
-  const storage = opts.storage ?? new LocalFileStorage();
+  const storage = opts.storage ?? app.deps.files;
   // Inside this plugin only; the JSON body parser of the other routes is untouched.
   // One byte over the limit is read, so an oversized file is recognised even if the parser only truncates it.
   const limits = { fileSize: CLAIM_ATTACHMENT_MAX_BYTES + 1, files: 1, fields: 4, parts: 5 };

@@ -37,7 +37,7 @@ export function pickColumns(list: ExportList, raw: unknown): ExportColumn[] {
  */
 export default async function exportRoutes(app: FastifyInstance) {
   const { db } = app.deps;
-  for (const list of exportLists().values()) {
+  for (const list of exportLists(app.deps.entities).values()) {
     app.get<{ Querystring: Record<string, string> }>(
       `/api/${list.api}/export`,
       {

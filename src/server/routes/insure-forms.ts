@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { extensionOf } from '../files/checks.ts';
 import { downloadHeaders } from '../files/download.ts';
-import { createFileStorage } from '../files/storage.ts';
 import { notFound, ok } from '../http/errors.ts';
-import { maskIdCard, maskPhone } from '../util.ts';
+import { maskPhone } from '../util.ts';
+import { applyMasks, selectList } from '../entity/query.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
 
 /** Storage key of a historical form's original file. */
@@ -19,7 +19,8 @@ type RowOut = FormRowResult;
  */
 export default async function insureFormRoutes(app: FastifyInstance) {
   const { db } = app.deps;
-  const storage = createFileStorage();
+  const formRow = app.deps.entities.registry.get('insure-batch-row');
+  const storage = app.deps.files;
 
   async function batchOf(businessId: string, rawId: string) {
     const id = Number(rawId);
@@ -42,11 +43,12 @@ export default async function insureFormRoutes(app: FastifyInstance) {
       const pageSize = Math.max(1, Math.min(100, Number(req.query.pageSize) || 20));
       const result = req.query.result === 'success' || req.query.result === 'failed' ? req.query.result : null;
       const recorded = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM insure_batch_rows WHERE batch_id = $1', [batch.id]);
+      // Every field of the form-row entity (the person's fields it copies, result, error); a form filed
+      // before rows were recorded shows its insurance records, each of which succeeded.
       const source = recorded[0].n > 0
-        ? `SELECT row_no AS "rowNo", name, id_card AS "idCard", coalesce(phone, '') AS phone, coalesce(job_type, '') AS "jobType",
-                  result, error FROM insure_batch_rows WHERE batch_id = $1`
-        : `SELECT (row_number() OVER (ORDER BY id))::int AS "rowNo", person_name AS name, id_card AS "idCard", '' AS phone,
-                  '' AS "jobType", 'success' AS result, NULL AS error FROM insure_records WHERE batch_id = $1`;
+        ? `SELECT ${selectList(formRow)} FROM insure_batch_rows WHERE batch_id = $1`
+        : `SELECT (row_number() OVER (ORDER BY id))::int AS "rowNo", person_name AS name, id_card AS "idCard",
+                  'success' AS result, NULL AS error FROM insure_records WHERE batch_id = $1`;
       const where = result ? 'WHERE result = $2' : '';
       const params: unknown[] = result ? [batch.id, result] : [batch.id];
       const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${source}) r ${where}`, params);
@@ -54,7 +56,7 @@ export default async function insureFormRoutes(app: FastifyInstance) {
         `SELECT * FROM (${source}) r ${where} ORDER BY "rowNo" LIMIT ${pageSize} OFFSET ${(current - 1) * pageSize}`,
         params,
       );
-      return ok({ list: list.map((r) => ({ ...r, idCard: maskIdCard(r.idCard) })), total: n, current, pageSize });
+      return ok({ list: list.map((r) => applyMasks(formRow, r)), total: n, current, pageSize });
     },
   );
 

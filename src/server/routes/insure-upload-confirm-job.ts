@@ -11,17 +11,23 @@
  *   insure-upload-confirm.ts), so the insure and the status commit together;
  * - failure: the transaction rolled back (nothing insured, nothing charged) and the upload goes back
  *   to `ready` with the Chinese message, so the user can confirm again;
- * - a dead process stops the heartbeat: loadUpload gives the upload back after STALE_CONFIRM_SECONDS.
+ * - a dead process stops the heartbeat: after STALE_CONFIRM_SECONDS another gateway takes the job over
+ *   with a new token and runs it again from its stored input (insure-upload-confirm-resume.ts); as the
+ *   dead job's transaction rolled back with its connection, nothing is lost or doubled.
  *
- * Every write is guarded by the job's token, so a job that was given back cannot finish later.
+ * Every write is guarded by the job's token, so a job that was taken over or given back cannot finish later.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { HttpError } from '../http/errors.ts';
+import { STALE_CONFIRM_SECONDS } from './insure-upload-store.ts';
 
 /** Heartbeat period; far below STALE_CONFIRM_SECONDS (insure-upload-store.ts). */
-const HEARTBEAT_MS = 5000;
+const HEARTBEAT_MS = Math.min(5000, (STALE_CONFIRM_SECONDS * 1000) / 4);
+
+/** Uploads whose confirmation job runs in this process (the takeover never takes its own process's jobs). */
+export const runningHere = new Set<number>();
 const GUARD = `WHERE id = $1 AND status = 'confirming' AND confirm_token = $2`;
 
 export interface ConfirmJob {
@@ -55,6 +61,7 @@ export function startConfirmJob(deps: ConfirmJobDeps, job: ConfirmJob): Promise<
   beat.unref();
   const progress = (done: number) => write(`UPDATE insure_uploads SET confirm_done = GREATEST(confirm_done, $3), updated_at = now() ${GUARD}`, [...ids, done]);
 
+  runningHere.add(job.uploadId);
   return (async () => {
     try {
       await db.tx((tx) => job.run(tx, progress));
@@ -72,6 +79,7 @@ export function startConfirmJob(deps: ConfirmJobDeps, job: ConfirmJob): Promise<
     } finally {
       clearInterval(beat);
       await chain;
+      runningHere.delete(job.uploadId);
     }
   })();
 }

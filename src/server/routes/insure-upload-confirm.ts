@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db.ts';
-import { coverStartError, createInsuranceBatch, hashRequest, withIdempotency, type InsureRow } from '../domain/index.ts';
+import { coverStartError, createInsuranceBatch, hashRequest, withIdempotency } from '../domain/index.ts';
 import type { StoredResponse } from '../domain/idempotency.ts';
 import { MAX_ROWS } from '../files/types.ts';
 import { badInput, HttpError, ok, type FieldError } from '../http/errors.ts';
@@ -21,19 +21,24 @@ import type { Business, User } from '../http/types.ts';
 import { rosterRowErrors } from '../files/roster-schema.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { startConfirmJob, type ConfirmJob } from './insure-upload-confirm-job.ts';
+import { scheduleTakeover } from './insure-upload-confirm-resume.ts';
 import { coveredIdCards, loadResult, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, UPLOAD_EXPIRED, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
+import { columns as columnsOf, recordset, recordValues, sharedKeys, storedJson, type EntityRecord } from '../entity/record.ts';
 
-interface ConfirmBody {
+export interface ConfirmBody {
   uploadId?: unknown;
   planName?: unknown;
   startDate?: unknown;
   rows?: unknown;
 }
 
-interface Candidate extends Required<InsureRow> {
+interface Candidate {
   /** Sheet row number of the uploaded row, or null for a row added in the console. */
   row: number | null;
+  /** The roster fields (the insured-person input fields) as text, by field key; the ID number upper-case. */
+  values: EntityRecord & { name: string; idCard: string };
 }
 
 type RowResult = FormRowResult;
@@ -41,30 +46,39 @@ type RowResult = FormRowResult;
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : v == null ? '' : String(v).trim());
 
 /** The rows of the body (user-corrected or typed in), checked like the upload's rows. */
-function bodyRows(raw: unknown): Candidate[] {
+function bodyRows(registry: EntityRegistry, raw: unknown): Candidate[] {
   if (!Array.isArray(raw) || raw.length === 0) throw badInput('请至少添加 1 名人员', [{ field: 'rows', message: '请至少添加 1 名人员' }]);
   if (raw.length > MAX_ROWS) {
     const m = `每次最多投保 ${MAX_ROWS} 人，当前 ${raw.length} 人，请分批提交`;
     throw badInput(m, [{ field: 'rows', message: m }]);
   }
-  const fields = rosterFields();
+  const fields = rosterFields(registry);
   const errors: FieldError[] = [];
   const seen = new Map<string, string>();
   const rows = raw.map((r, i): Candidate => {
     const o = r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : {};
     const row = Number.isInteger(o.row) && (o.row as number) > 0 ? (o.row as number) : null;
     const label = row ? `第 ${row} 行` : `第 ${i + 1} 条`;
-    const values = { name: str(o.name), idCard: str(o.idCard).toUpperCase(), phone: str(o.phone), jobType: str(o.jobType) };
+    const values = cellsOf(fields, (k) => o[k]);
     for (const e of rosterRowErrors(fields, values)) errors.push({ field: `rows[${i}].${e.column}`, message: `${label}：${e.message}` });
     if (values.idCard && !errors.some((e) => e.field === `rows[${i}].idCard`)) {
       const first = seen.get(values.idCard);
       if (first) errors.push({ field: `rows[${i}].idCard`, message: `${label}：身份证号与${first}重复` });
       else seen.set(values.idCard, label);
     }
-    return { row, ...values };
+    return { row, values };
   });
   if (errors.length) throw badInput(`名单中有 ${new Set(errors.map((e) => e.field.split('.')[0])).size} 行数据不正确，未投保，请修改后重新确认`, errors);
   return rows;
+}
+
+/** A row's roster fields as trimmed text (typed values such as numbers become their text), by field key. */
+function cellsOf(fields: Record<string, unknown>, at: (key: string) => unknown): Candidate['values'] {
+  const values: EntityRecord = {};
+  for (const k of Object.keys(fields)) values[k] = str(at(k));
+  values.idCard = String(values.idCard ?? '').toUpperCase();
+  values.name = String(values.name ?? '');
+  return values as Candidate['values'];
 }
 
 /** Messages of a stored upload's rows with errors or duplicates, by sheet row. */
@@ -76,15 +90,13 @@ function problemsByRow(result: UploadResult): Map<number, string> {
   return new Map([...out].map(([k, v]) => [k, v.join('；')]));
 }
 
+/** The stored upload's rows: every column the parse kept (the roster fields), by key. */
 function storedRows(result: UploadResult): Candidate[] {
-  const at = (key: string) => result.columns.findIndex((c) => c.key === key);
-  const [n, id, ph, job] = ['name', 'idCard', 'phone', 'jobType'].map(at);
+  const index = new Map(result.columns.map((c, i) => [c.key, i]));
+  const keys = Object.fromEntries(result.columns.map((c) => [c.key, true]));
   return result.rows.map((cells, i) => ({
     row: result.rowNumbers[i],
-    name: cells[n] ?? '',
-    idCard: (cells[id] ?? '').toUpperCase(),
-    phone: ph < 0 ? '' : (cells[ph] ?? ''),
-    jobType: job < 0 ? '' : (cells[job] ?? ''),
+    values: cellsOf(keys, (k) => cells[index.get(k) ?? -1] ?? ''),
   }));
 }
 
@@ -96,13 +108,13 @@ function rowResults(insured: Candidate[], result: UploadResult | null): RowResul
   for (const c of insured) {
     const rowNo = c.row ?? ++next;
     taken.add(rowNo);
-    out.push({ rowNo, name: c.name, idCard: c.idCard, phone: c.phone, jobType: c.jobType, result: 'success', error: null });
+    out.push({ ...c.values, rowNo, result: 'success', error: null });
   }
   if (result) {
     const problems = problemsByRow(result);
     for (const c of storedRows(result)) {
       if (c.row === null || taken.has(c.row)) continue;
-      out.push({ ...c, rowNo: c.row, result: 'failed', error: problems.get(c.row) ?? '未提交投保' });
+      out.push({ ...c.values, rowNo: c.row, result: 'failed', error: problems.get(c.row) ?? '未提交投保' });
     }
   }
   return out.sort((a, b) => a.rowNo - b.rowNo);
@@ -117,29 +129,41 @@ interface Prepared {
   upload: UploadRow | null;
 }
 
+/** The upload a confirmation is about: its row and stored parse result (checked for a new confirmation). */
+async function uploadOf(tx: Db, biz: Business, body: ConfirmBody, resume?: ResumeOf): Promise<{ upload: UploadRow | null; result: UploadResult | null }> {
+  if (resume) {
+    // A job taken over: read without a lock (the job's heartbeat and the final guarded UPDATE write the row).
+    const [upload] = await tx.query<UploadRow>(`SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2`, [resume.uploadId, biz.businessId]);
+    if (!upload || upload.status !== 'confirming') throw new HttpError(409, 40900, '该文件已不在确认中');
+    return { upload, result: await loadResult(tx, upload.id) };
+  }
+  if (body.uploadId === undefined || body.uploadId === null || body.uploadId === '') return { upload: null, result: null };
+  const upload = await loadUpload(tx, biz.businessId, body.uploadId, { lock: true });
+  if (upload.status === 'confirmed') throw new HttpError(409, 40900, '该文件已确认投保，请在历史表单中查看');
+  // A confirmation whose job died (stale heartbeat) is taken over: the new token locks the old job out.
+  if (upload.status === 'confirming' && !upload.confirm_stale) throw new HttpError(409, 40900, '该文件正在确认投保，请稍候');
+  if (upload.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
+  if (upload.status === 'failed') throw badInput(upload.error ?? '文件解析失败，请重新上传');
+  if (upload.status === 'expired') throw badInput(UPLOAD_EXPIRED);
+  return { upload, result: await loadResult(tx, upload.id) };
+}
+
+/** A confirmation job being taken over by another gateway (insure-upload-confirm-resume.ts). */
+export interface ResumeOf {
+  uploadId: number;
+}
+
 /** Everything checked before anything is insured: plan, start date, the upload's state, the rows. 400/409 otherwise. */
-async function prepare(tx: Db, biz: Business, body: ConfirmBody): Promise<Prepared> {
+export async function prepare(tx: Db, registry: EntityRegistry, biz: Business, body: ConfirmBody, resume?: ResumeOf): Promise<Prepared> {
   const planName = str(body.planName);
   const startDate = str(body.startDate);
   const plan = await rosterPlan(tx, planName);
   const startErr = coverStartError(startDate);
   if (startErr) throw badInput(startErr, [{ field: 'startDate', message: startErr }]);
-
-  let result: UploadResult | null = null;
-  let upload: UploadRow | null = null;
-  if (body.uploadId !== undefined && body.uploadId !== null && body.uploadId !== '') {
-    upload = await loadUpload(tx, biz.businessId, body.uploadId, { lock: true });
-    if (upload.status === 'confirmed') throw new HttpError(409, 40900, '该文件已确认投保，请在历史表单中查看');
-    // A confirmation whose job died (stale heartbeat) is taken over: the new token locks the old job out.
-    if (upload.status === 'confirming' && !upload.confirm_stale) throw new HttpError(409, 40900, '该文件正在确认投保，请稍候');
-    if (upload.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
-    if (upload.status === 'failed') throw badInput(upload.error ?? '文件解析失败，请重新上传');
-    if (upload.status === 'expired') throw badInput(UPLOAD_EXPIRED);
-    result = await loadResult(tx, upload.id);
-  }
+  const { upload, result } = await uploadOf(tx, biz, body, resume);
 
   let rows: Candidate[];
-  if (body.rows !== undefined) rows = bodyRows(body.rows);
+  if (body.rows !== undefined) rows = bodyRows(registry, body.rows);
   else if (result) {
     const problems = problemsByRow(result);
     rows = storedRows(result).filter((c) => !problems.has(c.row!));
@@ -147,10 +171,12 @@ async function prepare(tx: Db, biz: Business, body: ConfirmBody): Promise<Prepar
   } else throw badInput('请至少添加 1 名人员', [{ field: 'rows', message: '请至少添加 1 名人员' }]);
 
   // People already covered by this plan in the period: refused by row, nothing stored.
-  const covered = await coveredIdCards(tx, biz.businessId, plan, startDate, rows.map((r) => r.idCard));
+  const covered = await coveredIdCards(tx, biz.businessId, plan, startDate, rows.map((r) => r.values.idCard));
   if (covered.size) {
     const errors = rows.flatMap((r, i) =>
-      covered.has(r.idCard) ? [{ field: `rows[${i}].idCard`, message: `${r.row ? `第 ${r.row} 行` : `第 ${i + 1} 条`}：${r.name} 在该期间已有同一方案的保障` }] : [],
+      covered.has(r.values.idCard)
+        ? [{ field: `rows[${i}].idCard`, message: `${r.row ? `第 ${r.row} 行` : `第 ${i + 1} 条`}：${r.values.name} 在该期间已有同一方案的保障` }]
+        : [],
     );
     throw new HttpError(409, 40900, `${covered.size} 名人员在该期间已有同一方案的保障，未投保，请移除后重新确认`, errors);
   }
@@ -162,32 +188,24 @@ async function prepare(tx: Db, biz: Business, body: ConfirmBody): Promise<Prepar
  * and counts, and for an upload its confirmation — only if it is still this job's (`token`), so a job
  * given back as interrupted can never commit.
  */
-async function insure(tx: Db, biz: Business, p: Prepared, job?: { token: string; onProgress(done: number): void }) {
+export async function insure(tx: Db, registry: EntityRegistry, biz: Business, p: Prepared, job?: { token: string; onProgress(done: number): void }) {
   const { plan, startDate, rows, result, upload } = p;
   const batch = await createInsuranceBatch(
     tx,
     biz,
-    { source: 'roster', planId: plan.name, startDate, rows, fileName: upload?.file_name ?? '', maxRows: MAX_ROWS },
-    job ? { onProgress: (done) => job.onProgress(done) } : {},
+    { source: 'roster', planId: plan.name, startDate, rows: rows.map((r) => r.values), fileName: upload?.file_name ?? '', maxRows: MAX_ROWS },
+    { entities: registry, ...(job ? { onProgress: (done: number) => job.onProgress(done) } : {}) },
   );
   const results = rowResults(rows, result);
   const failed = results.filter((r) => r.result === 'failed').length;
+  // The form's rows keep every field they share with the person (insure-batch-row `fieldsFrom`), as submitted.
+  const formRow = registry.get('insure-batch-row');
+  const keys = sharedKeys(registry.get('insured-person'), formRow);
   await tx.query(
-    `INSERT INTO insure_batch_rows (business_id, batch_id, row_no, name, id_card, phone, job_type, result, error)
-     SELECT $1, $2, t.row_no, t.name, t.id_card, t.phone, t.job_type, t.result, t.error
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-         AS t(row_no, name, id_card, phone, job_type, result, error)`,
-    [
-      biz.businessId,
-      batch.batchId,
-      results.map((r) => r.rowNo),
-      results.map((r) => r.name),
-      results.map((r) => r.idCard),
-      results.map((r) => r.phone),
-      results.map((r) => r.jobType),
-      results.map((r) => r.result),
-      results.map((r) => r.error),
-    ],
+    `INSERT INTO insure_batch_rows (business_id, batch_id, row_no, ${columnsOf(formRow, keys).join(', ')}, result, error)
+     SELECT $1, $2, t."rowNo", ${recordValues(keys).join(', ')}, t.result, t.error
+       FROM ${recordset(formRow, keys, '$3', 't', { rowNo: 'int', result: 'text', error: 'text' })}`,
+    [biz.businessId, batch.batchId, storedJson(formRow, results, keys, (r) => ({ rowNo: r.rowNo, result: r.result, error: r.error }))],
   );
   await tx.query(`UPDATE insure_batches SET total = $2, succeeded = $3, failed = $4, status = $5 WHERE id = $1`, [
     batch.batchId,
@@ -224,22 +242,30 @@ async function insure(tx: Db, biz: Business, p: Prepared, job?: { token: string;
   return answer;
 }
 
-/** Marks a checked upload `confirming` for a new job; the 202 answer is its status view. */
-async function accept(tx: Db, p: Prepared & { upload: UploadRow }, token: string) {
+/**
+ * Marks a checked upload `confirming` for a new job; the 202 answer is its status view. What was
+ * confirmed is kept with it, so another gateway can run the job again if this one dies.
+ */
+async function accept(tx: Db, p: Prepared & { upload: UploadRow }, token: string, body: ConfirmBody) {
+  const input: ConfirmBody = { planName: body.planName, startDate: body.startDate, ...(body.rows !== undefined ? { rows: body.rows } : {}) };
   const [row] = await tx.query<UploadRow>(
     `UPDATE insure_uploads SET status = 'confirming', confirm_token = $2, confirm_done = 0, confirm_total = $3, confirm_result = NULL,
-            error = NULL, updated_at = now()
+            error = NULL, confirm_input = $4::jsonb, confirm_attempts = 0, updated_at = now()
       WHERE id = $1 RETURNING ${UPLOAD_COLS}`,
-    [p.upload.id, token, p.rows.length],
+    [p.upload.id, token, p.rows.length, JSON.stringify(input)],
   );
   return uploadView(row);
 }
 
 export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
   const { db } = app.deps;
+  const { registry } = app.deps.entities;
   const jobs = new Set<Promise<void>>();
+  // Jobs of a gateway that died are taken over here (insure-upload-confirm-resume.ts).
+  const stopTakeover = scheduleTakeover(db, registry, app.log, jobs);
   // A closing gateway lets its running confirmations finish (their state is in the database either way).
   app.addHook('onClose', async () => {
+    stopTakeover();
     await Promise.allSettled([...jobs]);
   });
 
@@ -257,11 +283,11 @@ export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
       let job: ConfirmJob | undefined;
       // An upload is accepted (202) and insured by a background job; manual rows are insured at once (200).
       const run = async (tx: Db): Promise<StoredResponse> => {
-        const p = await prepare(tx, biz, body);
-        if (!p.upload) return { status: 200, body: ok(await insure(tx, biz, p)) };
+        const p = await prepare(tx, registry, biz, body);
+        if (!p.upload) return { status: 200, body: ok(await insure(tx, registry, biz, p)) };
         const token = randomUUID();
-        const view = await accept(tx, { ...p, upload: p.upload }, token);
-        job = { uploadId: p.upload.id, token, run: (jtx, onProgress) => insure(jtx, biz, p, { token, onProgress }) };
+        const view = await accept(tx, { ...p, upload: p.upload }, token, body);
+        job = { uploadId: p.upload.id, token, run: (jtx, onProgress) => insure(jtx, registry, biz, p, { token, onProgress }) };
         return { status: 202, body: ok(view) };
       };
       const key = idempotencyKey(req);

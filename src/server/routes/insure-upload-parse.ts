@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db.ts';
 import { HttpError } from '../http/errors.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { parseRosterInWorker, type ParseTask } from '../files/parse-in-worker.ts';
 import { streamToBuffer, type FileStorage } from '../files/storage.ts';
 import { MAX_BYTES, SheetError, type ParsedRoster } from '../files/types.ts';
@@ -32,13 +33,15 @@ export interface ParseClaim {
 
 export interface ParseDeps {
   db: Db;
+  /** The gateway's entity schemas: the roster's columns and row rules. */
+  registry: EntityRegistry;
   storage: FileStorage;
   log: FastifyBaseLogger;
 }
 
-function head(p: ParsedRoster): ResultHead {
+function head(p: ParsedRoster, registry: EntityRegistry): ResultHead {
   return {
-    columns: rosterColumns().map((c) => ({ key: c.key, label: c.label })),
+    columns: rosterColumns(registry).map((c) => ({ key: c.key, label: c.label })),
     headerRow: p.headerRow,
     unknownHeaders: p.unknownHeaders,
     total: p.total,
@@ -55,7 +58,7 @@ function failureMessage(err: unknown): string {
 
 /** Parses a claimed upload; `done` resolves when its outcome is stored (never rejects). */
 export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void; done: Promise<void> } {
-  const { db, storage, log } = deps;
+  const { db, storage, log, registry } = deps;
   const guard = `WHERE id = $1 AND status = 'parsing' AND parse_owner = $2`;
   const ids = [claim.id, claim.token];
   let task: ParseTask | undefined;
@@ -78,11 +81,11 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
       task = parseRosterInWorker({
         buffer,
         ext: claim.ext,
-        columns: rosterColumns(),
+        columns: rosterColumns(registry),
         keyColumn: 'idCard',
         // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers.
         coveredKeys: (idCards) => coveredIdCards(db, claim.businessId, plan, claim.startDate, idCards),
-        validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields() } },
+        validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
         pageSize: PAGE_SIZE,
         errorWorkbook: true,
       });
@@ -109,7 +112,7 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
         `UPDATE insure_uploads SET status = 'ready', parse_owner = NULL, pages_token = $2, rows_done = $3, rows_total = $3, valid_count = $4,
                 error_count = $5, duplicate_count = $6, result = $7::jsonb, error_key = $8, stored_bytes = file_size + $9, updated_at = now()
           ${guard} RETURNING id`,
-        [...ids, counts.total, counts.valid, counts.errors, counts.duplicates, JSON.stringify(head(parsed)), errorKey, errorSize + pageBytes],
+        [...ids, counts.total, counts.valid, counts.errors, counts.duplicates, JSON.stringify(head(parsed, registry)), errorKey, errorSize + pageBytes],
       );
       // Pages of an earlier claim of this upload (its process died), or this claim's if it was given back meanwhile.
       await db.query(`DELETE FROM insure_upload_pages WHERE upload_id = $1 AND token ${done.length ? '<>' : '='} $2`, ids);

@@ -12,6 +12,7 @@ import { parseRosterInWorker, prewarmParseWorker } from '../files/parse-in-worke
 import { rosterColumnsFromFields } from '../files/roster-schema.ts';
 import { MAX_ROWS, SheetError } from '../files/types.ts';
 import { badInput, ok } from '../http/errors.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { rowsFieldOf } from './insure-upload-store.ts';
 
 const VALIDATOR = fileURLToPath(new URL('../files/roster-schema.ts', import.meta.url));
@@ -21,14 +22,14 @@ interface Multipart {
   fields: Record<string, string>;
 }
 
-export default async function insureUploadReadRoutes(app: FastifyInstance, opts: { readMultipart(req: FastifyRequest): Promise<Multipart> }) {
+export default async function insureUploadReadRoutes(app: FastifyInstance, opts: { readMultipart(req: FastifyRequest): Promise<Multipart>; registry: EntityRegistry }) {
   app.post(
     '/api/insure-uploads/read',
     { config: { auth: 'business' }, schema: { tags: ['insure-uploads'], summary: '读取名单文件为行（不保存文件，用于考勤投保导入）' } },
     async (req) => {
       prewarmParseWorker();
       const { file, fields } = await opts.readMultipart(req);
-      const target = rowsFieldOf(fields.entity ?? '', fields.field || 'rows');
+      const target = rowsFieldOf(opts.registry, fields.entity ?? '', fields.field || 'rows');
       if (!target) throw badInput('不支持导入该表单的名单', [{ field: 'entity', message: '不支持导入该表单的名单' }]);
       if (!file) throw badInput('请选择要上传的文件', [{ field: 'file', message: '请选择要上传的文件' }]);
       const check = await checkUpload({ fileName: cleanFileName(file.name), buffer: file.buffer, groups: ROSTER_UPLOAD_TYPES });

@@ -3,40 +3,34 @@
  * columns from the entity schema, loading an upload of the caller's business, the people already
  * covered by a plan in a period, and the shape of the stored parse result.
  */
-import { resolve } from 'node:path';
 import type { Queryable } from '../db.ts';
 import { coverPeriod, findPlan, overlapsCoverSql } from '../domain/index.ts';
-import { loadEntities } from '../entity/load.ts';
 import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
 import type { CellError, DuplicateRow, RosterPage, SheetColumn } from '../files/types.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
 import { badInput, notFound } from '../http/errors.ts';
 
-const REPO_ROOT = resolve(import.meta.dirname, '../../..');
-
-let entities: ReturnType<typeof loadEntities>['registry']['entities'] | undefined;
-
 /**
  * The row fields of an entity's roster field (an array of objects, e.g. attendance-submit.rows: the
- * insured-person input fields) and its row limit; null when the entity has no such field.
+ * insured-person input fields) in the gateway's schemas, and its row limit; null when there is none.
  */
-export function rowsFieldOf(entity: string, field: string): { fields: RosterFields; maxItems?: number } | null {
-  entities ??= loadEntities(REPO_ROOT, { validate: false }).registry.entities;
-  const e = Object.hasOwn(entities, entity) ? entities[entity] : undefined;
+export function rowsFieldOf(registry: EntityRegistry, entity: string, field: string): { fields: RosterFields; maxItems?: number } | null {
+  const e = Object.hasOwn(registry.entities, entity) ? registry.entities[entity] : undefined;
   const f = e && Object.hasOwn(e.fields, field) ? e.fields[field] : undefined;
   const items = f ? itemFields(f) : undefined;
   return f && items ? { fields: items, maxItems: f.maxItems } : null;
 }
 
-/** The roster row fields: roster-submit's `rows` items (the insured-person input fields). */
-export function rosterFields(): RosterFields {
-  const f = rowsFieldOf('roster-submit', 'rows');
+/** The roster row fields: roster-submit's `rows` items (the insured-person input fields) of the gateway's schemas. */
+export function rosterFields(registry: EntityRegistry): RosterFields {
+  const f = rowsFieldOf(registry, 'roster-submit', 'rows');
   if (!f) throw new Error('roster-submit.rows has no item fields');
   return f.fields;
 }
 
-export function rosterColumns(): SheetColumn[] {
-  return rosterColumnsFromFields(rosterFields());
+export function rosterColumns(registry: EntityRegistry): SheetColumn[] {
+  return rosterColumnsFromFields(rosterFields(registry));
 }
 
 /**
@@ -122,10 +116,14 @@ export const SETTLE_STALE_PARSES = (where: string) => `UPDATE insure_uploads
         error = CASE WHEN parse_attempts >= ${MAX_PARSE_ATTEMPTS} THEN $1 ELSE error END, updated_at = now()
   WHERE status = 'parsing' AND parse_owner IS NOT NULL AND updated_at < now() - make_interval(secs => $2) ${where}`;
 /**
- * A confirmation job that stopped reporting (heartbeat every few seconds) is given back after this
- * long: its transaction died with its process, so nothing was insured and the user may confirm again.
+ * A confirmation job that stopped reporting (heartbeat every few seconds) is taken over by another
+ * gateway after this long (CONFIRM_STALE_SECONDS, default 60): its transaction died with its process,
+ * so nothing was insured, and the job runs again from its stored input
+ * (routes/insure-upload-confirm-resume.ts). After MAX_CONFIRM_ATTEMPTS takeovers, or for a job without
+ * stored input, the upload is given back instead and the user may confirm again.
  */
-export const STALE_CONFIRM_SECONDS = 60;
+export const STALE_CONFIRM_SECONDS = Number(process.env.CONFIRM_STALE_SECONDS) > 0 ? Number(process.env.CONFIRM_STALE_SECONDS) : 60;
+export const MAX_CONFIRM_ATTEMPTS = 3;
 
 /** The columns of an UploadRow (SELECT / RETURNING list). */
 export const UPLOAD_COLS = `id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name,
@@ -138,7 +136,7 @@ export const CONFIRM_INTERRUPTED = '确认投保中断（服务重启或连接�
 /**
  * An upload of the business. Read without a lock, a background step whose heartbeat went stale is
  * settled first: a claimed parse is queued again or failed (SETTLE_STALE_PARSES; a queued one has no
- * heartbeat and never goes stale), a confirmation goes back to ready with
+ * heartbeat and never goes stale), a confirmation that cannot be taken over goes back to ready with
  * CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
  * (a second UPDATE of the row in the transaction would make PostgreSQL re-check its business key and
  * wait for a confirmation holding that business's row).
@@ -150,8 +148,9 @@ export async function loadUpload(q: Queryable, businessId: string, rawId: unknow
     await q.query(SETTLE_STALE_PARSES('AND id = $3 AND business_id = $4'), [PARSE_INTERRUPTED, STALE_PARSE_SECONDS, id, businessId]);
     await q.query(
       `UPDATE insure_uploads SET status = 'ready', error = $4, confirm_token = NULL, confirm_done = 0, updated_at = now()
-        WHERE id = $1 AND business_id = $2 AND status = 'confirming' AND updated_at < now() - make_interval(secs => $3)`,
-      [id, businessId, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED],
+        WHERE id = $1 AND business_id = $2 AND status = 'confirming' AND updated_at < now() - make_interval(secs => $3)
+          AND (confirm_input IS NULL OR confirm_attempts >= $5)`,
+      [id, businessId, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED, MAX_CONFIRM_ATTEMPTS],
     );
   }
   const rows = await q.query<UploadRow>(

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { coverStartError, earliestCoverStart, hashRequest, localParts, MAX_BATCH_ROWS, quoteInsurance, withIdempotency, type Quote } from '../domain/index.ts';
 import { checkUpload, cleanFileName, downloadHeaders, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
 import { prewarmParseWorker } from '../files/parse-in-worker.ts';
-import { createFileStorage, FileNotFoundError } from '../files/storage.ts';
+import { FileNotFoundError } from '../files/storage.ts';
 import { MAX_BYTES, MAX_ROWS, tooLargeMessage } from '../files/types.ts';
 import { templateWorkbook } from '../files/workbooks.ts';
 import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
@@ -85,8 +85,9 @@ function storageKey(businessId: string, ext: string): string {
 
 export default async function insureUploadRoutes(app: FastifyInstance) {
   const { db } = app.deps;
-  const storage = createFileStorage();
-  const queue = startParseQueue({ db, storage, log: app.log });
+  const { registry } = app.deps.entities;
+  const storage = app.deps.files;
+  const queue = startParseQueue({ db, registry, storage, log: app.log });
   // Files of uploads nobody confirmed expire (any gateway process may purge; see insure-upload-purge.ts).
   const purge = () => purgeUploads({ db, storage }).catch((err: unknown) => app.log.warn({ err }, 'upload purge failed'));
   const purger = setInterval(() => void purge(), PURGE_EVERY_MS);
@@ -104,13 +105,13 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       maxBytes: MAX_BYTES,
       maxBatchRows: MAX_BATCH_ROWS,
       accept: ROSTER_UPLOAD_TYPES,
-      columns: rosterColumns().map((c) => ({ key: c.key, label: c.label, required: !!c.required, note: c.note })),
+      columns: rosterColumns(registry).map((c) => ({ key: c.key, label: c.label, required: !!c.required, note: c.note })),
     }),
   );
 
   let template: Promise<Buffer> | undefined;
   app.get('/api/insure-uploads/template', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载名单模板（.xlsx）' } }, async (_req, reply) => {
-    template ??= templateWorkbook({ title: '名单', columns: rosterColumns() });
+    template ??= templateWorkbook({ title: '名单', columns: rosterColumns(registry) });
     reply.headers(downloadHeaders('名单投保模板.xlsx', 'xlsx'));
     return reply.send(await template);
   });
@@ -236,6 +237,6 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     return sendStored(reply, u.file_key, u.file_name, u.file_ext, '原文件不存在');
   });
 
-  await app.register(insureUploadReadRoutes, { readMultipart });
+  await app.register(insureUploadReadRoutes, { readMultipart, registry });
   await app.register(insureUploadConfirmRoutes);
 }

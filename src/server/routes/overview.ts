@@ -47,8 +47,7 @@ async function orderSum(db: Queryable, businessId: string, from: string, to: str
   return r.c;
 }
 
-export async function workbench(db: Queryable, biz: Business, now = new Date()) {
-  const { registry } = repoEntities();
+export async function workbench(db: Queryable, biz: Business, now = new Date(), registry = repoEntities().registry) {
   const count = async (list: ListName, query: Record<string, string>) =>
     (await listRows(db, registry.get(list), biz.businessId, { ...query, current: '1', pageSize: '1' })).total;
   const metric = async (key: string, list: ListName, query: Record<string, string>): Promise<Metric> => ({
@@ -131,12 +130,12 @@ export default async function overviewRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   // The six headline numbers (kept for existing clients); the same definitions as the workbench.
   app.get('/api/overview', { config: { auth: 'business' }, schema: { tags: ['overview'], summary: '首页概览数字' } }, async (req) => {
-    const { stats } = await workbench(db, req.business);
+    const { stats } = await workbench(db, req.business, new Date(), app.deps.entities.registry);
     return ok(Object.fromEntries(stats.map((s) => [s.key, s.value])));
   });
   app.get(
     '/api/overview/workbench',
     { config: { auth: 'business' }, schema: { tags: ['overview'], summary: '工作台：概览数字、待办、近 12 个月趋势与按方案分布（每个数字附带其列表筛选条件）' } },
-    async (req) => ok(await workbench(db, req.business)),
+    async (req) => ok(await workbench(db, req.business, new Date(), app.deps.entities.registry)),
   );
 }

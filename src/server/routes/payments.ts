@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
 import {
-  DevPaymentProvider,
   fmtYuan,
   getBalance,
   hashRequest,
@@ -14,9 +13,7 @@ import {
 } from '../domain/index.ts';
 import { badInput, forbidden, INVALID_INPUT, notFound, ok, unavailable } from '../http/errors.ts';
 import { getRow } from '../entity/query.ts';
-import { repoEntities } from '../entity/repo.ts';
 import { PLANS } from '../seed.ts';
-import { isProduction } from '../services/sms.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { checkObject, normalizePayload } from '../../shared/entity/rules.ts';
 
@@ -27,10 +24,10 @@ import { checkObject, normalizePayload } from '../../shared/entity/rules.ts';
  */
 export interface PaymentRoutesOptions {
   /**
-   * The payment provider for the `provider` channel. Default: the development provider outside
-   * production, none in production (the channel then answers 503 until a real provider is plugged in).
+   * The payment provider for the `provider` channel (startServer picks it: the development provider only
+   * in development or demo mode). None: the channel answers 503 until a real provider is plugged in.
    */
-  provider?: PaymentProvider | null;
+  provider: PaymentProvider | null;
 }
 
 const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -38,8 +35,8 @@ const yuan = (cents: number) => cents / 100;
 
 export default async function paymentRoutes(app: FastifyInstance, opts: PaymentRoutesOptions) {
   const { db } = app.deps;
-  const orderEntity = repoEntities().registry.get('order');
-  const provider = opts.provider !== undefined ? opts.provider : isProduction() ? null : new DevPaymentProvider();
+  const orderEntity = app.deps.entities.registry.get('order');
+  const provider = opts.provider;
 
   /** Runs a write in one transaction; with an Idempotency-Key a resent request replays the first answer. */
   async function write(req: FastifyRequest, reply: FastifyReply, payload: unknown, run: (tx: Db) => Promise<unknown>) {
@@ -179,7 +176,7 @@ export default async function paymentRoutes(app: FastifyInstance, opts: PaymentR
       const dateField = source === 'roster' ? 'startDate' : 'workDate';
       // The submission's own entity rules (roster-submit / attendance-submit), so a quote the user
       // confirms is one the gateway accepts, with the same Chinese messages on the same fields.
-      const entity = repoEntities().registry.get(source === 'roster' ? 'roster-submit' : 'attendance-submit');
+      const entity = app.deps.entities.registry.get(source === 'roster' ? 'roster-submit' : 'attendance-submit');
       const { source: _source, ...rest } = body;
       const input = normalizePayload(rest);
       const errors = checkObject(entity, input, { mode: 'create', today: localParts(new Date()).date });

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { badInput, ok } from '../http/errors.ts';
+import { clearFailures, lockMessage, loginRefusal, oneAtATime, recordFailure } from '../services/login-limits.ts';
+import { refused } from './auth.ts';
 import { hashPasswordAsync, verifyPasswordAsync } from '../util.ts';
 import { passwordProblem, passwordSchema } from './schemas.ts';
 
 export default async function settingsRoutes(app: FastifyInstance) {
-  const { db } = app.deps;
+  const { db, limits } = app.deps;
 
   app.post<{ Body: { oldPassword: string; newPassword: string } }>(
     '/api/settings/password',
@@ -27,10 +29,18 @@ export default async function settingsRoutes(app: FastifyInstance) {
       const { oldPassword, newPassword } = req.body;
       const problem = passwordProblem(newPassword);
       if (problem) throw badInput('填写内容有误，请按提示修改', [{ field: 'newPassword', message: problem }]);
-      const rows = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [req.user.id]);
-      if (!rows[0] || !(await verifyPasswordAsync(oldPassword, rows[0].password_hash))) {
-        throw badInput('原密码错误', [{ field: 'oldPassword', message: '原密码错误' }]);
-      }
+      // The current password can be guessed here too: the sign-in limits apply (services/login-limits.ts).
+      await oneAtATime(`login:${req.user.phone}`, async () => {
+        const refusal = await loginRefusal(db, limits, req.user.phone, req.ip);
+        if (refusal) throw refused(refusal);
+        const rows = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [req.user.id]);
+        if (!rows[0] || !(await verifyPasswordAsync(oldPassword, rows[0].password_hash))) {
+          const wait = await recordFailure(db, limits, req.user.phone, req.ip);
+          if (wait > 0) throw refused({ status: 423, message: lockMessage(wait) });
+          throw badInput('原密码错误', [{ field: 'oldPassword', message: '原密码错误' }]);
+        }
+        await clearFailures(db, req.user.phone);
+      });
       const hash = await hashPasswordAsync(newPassword);
       await db.tx(async (tx) => {
         await tx.query('UPDATE users SET password_hash = $1 WHERE id = $2', [hash, req.user.id]);

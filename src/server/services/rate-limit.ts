@@ -41,33 +41,6 @@ export async function recent(db: Queryable, key: string, windowMs: number): Prom
   return Number(rows[0].n);
 }
 
-export async function clear(db: Queryable, key: string): Promise<void> {
-  await db.query('DELETE FROM rate_limits WHERE key = $1', [key]);
-}
-
-/** A lock row: window_start holds the moment the lock was set. Returns the ms left, or 0. */
-export async function lockedFor(db: Queryable, key: string, lockMs: number): Promise<number> {
-  const rows = await db.query<{ t: string | Date }>(
-    'SELECT max(window_start) AS t FROM rate_limits WHERE key = $1',
-    [key],
-  );
-  if (!rows[0]?.t) return 0;
-  const left = new Date(rows[0].t).getTime() + lockMs - Date.now();
-  return left > 0 ? left : 0;
-}
-
-export async function setLock(db: Queryable, key: string): Promise<void> {
-  await db.query(
-    `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), 1) ON CONFLICT (key, window_start) DO NOTHING`,
-    [key],
-  );
-}
-
-/** Old windows are of no use; called now and then so the table stays small. */
-export async function prune(db: Queryable, olderThanMs = 2 * 86400_000): Promise<void> {
-  await db.query('DELETE FROM rate_limits WHERE window_start < $1', [new Date(Date.now() - olderThanMs).toISOString()]);
-}
-
 type IncrCallback = (err: Error | null, res?: { current: number; ttl: number }) => void;
 
 /** A @fastify/rate-limit store backed by the same table. */

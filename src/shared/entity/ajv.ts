@@ -5,7 +5,7 @@
  */
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import { ruleMessage } from './messages.ts';
-import { FORMAT_CHECKS, formatName, hasMoneyPrecision, itemFields, resolveDateBound, todayUtc, unknownFieldMessage } from './rules.ts';
+import { charsOk, FORMAT_CHECKS, formatName, hasMoneyPrecision, itemFields, resolveDateBound, todayUtc, unknownFieldMessage } from './rules.ts';
 import { RULE_ORDER, type EntitySchema, type FieldError, type FieldSchema, type RuleName } from './types.ts';
 import type { JsonSchema } from './json-schema.ts';
 
@@ -19,6 +19,13 @@ export function createEntityAjv(opts: Options & { today?: () => string } = {}): 
   for (const [type, check] of Object.entries(FORMAT_CHECKS)) {
     ajv.addFormat(formatName(type as FieldSchema['type']), { type: 'string', validate: check! });
   }
+  // Control, zero-width and bidi characters (rules.charsOk): 'line' for one-line text, 'text' for multi-line.
+  ajv.addKeyword({
+    keyword: 'x-chars',
+    type: 'string',
+    schemaType: 'string',
+    validate: (kind: string, data: string) => charsOk({ type: kind === 'text' ? 'text' : 'string' }, data),
+  });
   ajv.addKeyword({
     keyword: 'x-money',
     type: 'number',
@@ -67,6 +74,7 @@ const KEYWORD_RULES: Record<string, RuleName> = {
   type: 'type',
   minLength: 'minLength',
   maxLength: 'maxLength',
+  'x-chars': 'chars',
   format: 'format',
   pattern: 'pattern',
   enum: 'enum',

@@ -39,6 +39,7 @@ function scalarSchema(f: FieldSchema): JsonSchema {
   }
   if (f.minLength !== undefined) s.minLength = f.minLength;
   if (f.maxLength !== undefined) s.maxLength = f.maxLength;
+  if (s.type === 'string' && f.type !== 'password') s['x-chars'] = f.type === 'text' ? 'text' : 'line';
   if (FORMAT_CHECKS[f.type]) s.format = formatName(f.type);
   if (f.pattern !== undefined) s.pattern = f.pattern;
   if (f.type === 'enum') s.enum = (f.options ?? []).map((o) => o.value);

@@ -61,6 +61,8 @@ export function ruleMessage(f: FieldSchema, rule: RuleName, arg?: number | strin
       return `${l}至少 ${arg ?? f.minLength} 个字符`;
     case 'maxLength':
       return `${l}不能超过 ${arg ?? f.maxLength} 个字符`;
+    case 'chars':
+      return `${l}不能包含控制字符或不可见字符`;
     case 'format':
       return formatMessage(f);
     case 'pattern':

@@ -1,7 +1,7 @@
 /**
  * Entity registry: takes parsed entity files (schemas/entities/*.json), resolves references
  * (a field given as "insured-person.name", array items { "entity": "insured-person" }) and
- * answers lookups. Structural validation with file + JSON path lives in src/schema/validator.ts.
+ * answers lookups. Validation with file + JSON path lives in src/schema/validate.ts.
  */
 import { inputFields } from './rules.ts';
 import type { EntitySchema, FieldSchema } from './types.ts';
@@ -77,6 +77,11 @@ export function buildEntityRegistry(files: Record<string, unknown>): EntityRegis
     if (!r || resolving.has(name) || !r.fields || typeof r.fields !== 'object') return undefined;
     resolving.add(name);
     const fields: Record<string, FieldSchema> = {};
+    const from = r.fieldsFrom && typeof r.fieldsFrom === 'object' ? resolve(String(r.fieldsFrom.entity)) : undefined;
+    if (from) {
+      const omit = new Set(r.fieldsFrom?.omit ?? []);
+      for (const [k, f] of Object.entries(inputFields(from))) if (!omit.has(k)) fields[k] = { ...f, readOnly: undefined, unique: undefined };
+    }
     for (const [k, f] of Object.entries(r.fields)) {
       const rf = resolveField(f);
       if (rf) fields[k] = rf;

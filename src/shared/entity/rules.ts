@@ -3,7 +3,7 @@
  * (Ajv keywords/formats delegate here) and the entity hooks call these functions, so both sides
  * accept and refuse exactly the same input with exactly the same message.
  */
-import { PHONE_RE, isValidDate, isValidIdCard } from '../checks.ts';
+import { PHONE_RE, forbiddenCharacter, isValidDate, isValidIdCard } from '../checks.ts';
 import { ruleMessage } from './messages.ts';
 import type { EntitySchema, FieldError, FieldSchema } from './types.ts';
 
@@ -54,6 +54,11 @@ export const FORMAT_CHECKS: Partial<Record<FieldSchema['type'], (s: string) => b
     return !!m && isBoundedDate(m[1]) && !Number.isNaN(Date.parse(s));
   },
 };
+
+/** Text without control, zero-width or bidi-override characters (line breaks only in 'text' fields); passwords are not text. */
+export function charsOk(f: Pick<FieldSchema, 'type'>, s: string): boolean {
+  return f.type === 'password' || !forbiddenCharacter(s, f.type === 'text');
+}
 
 /** Ajv format name for a field type with a format check. */
 export const formatName = (type: FieldSchema['type']): string => `entity-${type}`;
@@ -116,6 +121,7 @@ export function checkField(f: FieldSchema, raw: unknown, ctx: RuleContext = {}):
     const len = charLength(v);
     if (f.minLength !== undefined && len < f.minLength) return ruleMessage(f, 'minLength');
     if (f.maxLength !== undefined && len > f.maxLength) return ruleMessage(f, 'maxLength');
+    if (!charsOk(f, v)) return ruleMessage(f, 'chars');
     const fmt = FORMAT_CHECKS[f.type];
     if (fmt && !fmt(v)) return ruleMessage(f, 'format');
     if (f.pattern !== undefined && !new RegExp(f.pattern, 'u').test(v)) return ruleMessage(f, 'pattern');

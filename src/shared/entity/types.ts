@@ -76,6 +76,7 @@ export const RULE_ORDER = [
   'type',
   'minLength',
   'maxLength',
+  'chars',
   'format',
   'pattern',
   'enum',
@@ -149,6 +150,11 @@ export interface EntitySchema {
    */
   defaultSort?: { field: string; order: 'ascend' | 'descend'; dayCounts?: boolean };
   operations?: EntityOperations;
+  /**
+   * Another entity's input fields copied in (without readOnly/unique), before this entity's own: e.g. a
+   * form row that keeps a copy of every person field. A field declared here too keeps its own definition.
+   */
+  fieldsFrom?: { entity: string; omit?: string[] };
   fields: Record<string, FieldSchema>;
   description?: string;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { Button, Card, Descriptions, Space, Table, Tag } from 'antd';
+import { Button, Card, Descriptions, Space, Table } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { getTable } from '../../../schema/registry';
 import { useStores } from '../../context';
@@ -9,6 +9,7 @@ import { formatValue } from '../../format';
 import { useLoad } from './useLoad';
 import { LoadState } from './LoadState';
 import { downloadWithAuth } from './download';
+import { StatusTag } from './StatusTag';
 import type { FormRowResult } from '../../../shared/insure-form-rows';
 
 interface Batch {
@@ -44,6 +45,14 @@ const ORDERS = '/main/online-insurance/cost-manage/order-manage';
 type FormRow = FormRowResult;
 
 const PAGE_SIZE = 30;
+
+/** The form's row columns: the insure-batch-row entity's fields (the person's, then result and reason). */
+const rowColumns = getTable('insure-batch-rows').columns.map((c) => ({
+  title: c.title,
+  dataIndex: c.dataIndex,
+  ...(c.dataIndex === 'rowNo' ? { width: 80 } : {}),
+  render: (v: unknown) => (c.valueType === 'enum' ? <StatusTag value={v} options={c.options} /> : formatValue(v, c.valueType, c.options)),
+}));
 
 /** Enum labels of the history-form list (schemas/tables/insure-batches.json), so both pages agree. */
 function optionLabel(dataIndex: string, value: string): string {
@@ -135,19 +144,7 @@ export function HistoryFormDetail() {
             loading={rows.loading}
             dataSource={rows.data?.list ?? []}
             pagination={{ current, pageSize: PAGE_SIZE, total: rows.data?.total ?? 0, showSizeChanger: false, onChange: setCurrent }}
-            columns={[
-              { title: '行号', dataIndex: 'rowNo', width: 80 },
-              { title: '姓名', dataIndex: 'name' },
-              { title: '身份证号', dataIndex: 'idCard' },
-              { title: '手机号', dataIndex: 'phone' },
-              { title: '工种', dataIndex: 'jobType' },
-              {
-                title: '结果',
-                dataIndex: 'result',
-                render: (v: FormRow['result']) => (v === 'success' ? <Tag color="success">成功</Tag> : <Tag color="error">失败</Tag>),
-              },
-              { title: '失败原因', dataIndex: 'error', render: (v?: string) => v || '-' },
-            ]}
+            columns={rowColumns}
           />
         )}
       </Card>

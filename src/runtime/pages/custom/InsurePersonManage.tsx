@@ -1,13 +1,13 @@
 import { Suspense, useCallback, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Button, Drawer, Empty, Popconfirm, Space, Spin } from 'antd';
-import { getForm, getTable } from '../../../schema/registry';
+import { getDetail, getForm, getTable } from '../../../schema/registry';
 import { fillPath } from '../../../schema/routes';
 import type { FormSchema } from '../../../schema/types';
 import { AUTO_INSURE_LABELS, AutoInsureStatus, availableActions, type AutoInsureAction } from '../../../shared/auto-insure';
 import { api, ApiError } from '../../../services/request';
 import { message } from '../../feedback';
-import { LazyFormPage as FormPage, LazyTablePage as TablePage } from '../lazy';
+import { LazyDetailPage as DetailPage, LazyFormPage as FormPage, LazyTablePage as TablePage } from '../lazy';
 import { UrlTabs } from './SchemaTabs';
 import { StatusTag } from './StatusTag';
 import { AttendanceResult, type AttendanceOutcome } from './AttendanceResult';
@@ -33,6 +33,37 @@ function infoForm(base: FormSchema, record: Row): FormSchema {
         : f,
     ),
   };
+}
+
+/**
+ * The form's initial values: what the person holds now, for every input of the form (the entity's
+ * writable fields); the ID number is listed masked, so it is left empty and only sent when re-typed.
+ */
+function initialValuesOf(schema: FormSchema, record: Row): Row {
+  return Object.fromEntries(
+    schema.fields.filter((f) => f.name !== 'idCard' && record[f.name] !== null && record[f.name] !== '' && record[f.name] !== undefined).map((f) => [f.name, record[f.name]]),
+  );
+}
+
+/** A person's detail (?id=) in a drawer, from the insured-person detail schema. */
+function PersonDetail() {
+  const [params, setParams] = useSearchParams();
+  const id = params.get('id');
+  const schema = getDetail('insured-person');
+  const close = () => {
+    const next = new URLSearchParams(params);
+    next.delete('id');
+    setParams(next, { replace: true });
+  };
+  return (
+    <Drawer open={Boolean(id)} onClose={close} width={880} title={schema.title} destroyOnClose>
+      {id && (
+        <Suspense fallback={<Spin />}>
+          <DetailPage schema={{ ...schema, api: schema.api ? fillPath(schema.api, { id }) : undefined }} />
+        </Suspense>
+      )}
+    </Drawer>
+  );
 }
 
 /** 自动投保中 persons are insured by each attendance submission; the others are listed with their reason. */
@@ -84,14 +115,11 @@ function AutoInsurePersons() {
   );
 
   // One form per opened person (FormPage builds its form from the schema and initial values).
-  const form = useMemo(
-    () =>
-      editing && {
-        schema: infoForm(baseForm, editing),
-        initialValues: { name: editing.name, phone: editing.phone || undefined, jobType: editing.jobType || undefined },
-      },
-    [editing, baseForm],
-  );
+  const form = useMemo(() => {
+    if (!editing) return undefined;
+    const schema = infoForm(baseForm, editing);
+    return { schema, initialValues: initialValuesOf(schema, editing) };
+  }, [editing, baseForm]);
   const cellRender = useMemo(() => ({ autoStatus: (v: unknown) => <StatusTag value={v} options={statusOptions} /> }), [statusOptions]);
 
   const emptyText = (
@@ -122,6 +150,7 @@ function AutoInsurePersons() {
         message="考勤投保只为「自动投保中」的人员投保；信息待完善、投保信息有误或已停止自动投保的人员不会被投保，会在投保结果中逐行列出原因。"
       />
       <TablePage schema={table} rowActions={rowActions} rowActionLabels={ACTION_LABELS} cellRender={cellRender} emptyText={emptyText} />
+      <PersonDetail />
       <Drawer open={Boolean(editing)} onClose={() => setEditing(undefined)} width={520} title={editing ? `${EDIT_LABEL(Number(editing.autoStatus))}：${String(editing.name)}` : undefined} destroyOnClose>
         {form && (
           <Suspense fallback={<Spin />}>

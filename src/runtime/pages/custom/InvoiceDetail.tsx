@@ -5,6 +5,7 @@ import { formatValue } from '../../format';
 import { useLoad } from './useLoad';
 import { LoadState } from './LoadState';
 import { PATHS } from './paths';
+import { yuanToCents } from '../../../shared/money';
 
 interface Invoice {
   id: number;
@@ -48,8 +49,8 @@ function OrderLink({ orderNo }: { orderNo: string }) {
  */
 function refundable(inv: Invoice, refunds: Refund[] | undefined): boolean {
   if (inv.status !== 'issued' || !refunds) return false;
-  const refundedCents = refunds.filter((r) => r.status !== 'rejected').reduce((s, r) => s + Math.round(r.amount * 100), 0);
-  return refundedCents < Math.round(inv.amount * 100);
+  const refundedCents = refunds.filter((r) => r.status !== 'rejected').reduce((s, r) => s + yuanToCents(r.amount), 0);
+  return refundedCents < yuanToCents(inv.amount);
 }
 
 /** 发票详情: the invoice, the orders it covers (linked) and its refund applications. */

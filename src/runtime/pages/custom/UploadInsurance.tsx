@@ -151,11 +151,9 @@ export function UploadInsurance() {
           uploadId: upload?.id,
           planName: planName!,
           startDate: startDate!,
-          // An upload nobody edited: its id alone (the gateway confirms its stored valid rows, the ones shown here).
-          rows:
-            upload && !store.edited
-              ? undefined
-              : rows.map((x) => ({ ...(x.row ? { row: x.row } : {}), name: x.values.name, idCard: x.values.idCard, phone: x.values.phone, jobType: x.values.jobType })),
+          // An upload nobody edited: its id alone (the gateway confirms its stored valid rows, the ones shown here);
+          // otherwise every column of the roster (the person's writable fields), as the editor holds them.
+          rows: upload && !store.edited ? undefined : rows.map((x) => ({ ...x.values, ...(x.row ? { row: x.row } : {}) })),
         },
         confirmKey.current,
       );

@@ -3,6 +3,7 @@ import { Alert, Descriptions, Modal } from 'antd';
 import { api, ApiError, newIdempotencyKey } from '../../../../services/request';
 import { formatValue } from '../../../format';
 import { CHARGE_FORM_LABELS } from '../../../../shared/labels';
+import { centsToYuan, yuanToCents } from '../../../../shared/money';
 
 export interface PayableOrder {
   id: number;
@@ -33,8 +34,8 @@ export function PayDialog({ order, due, onClose, onPaid }: { order: PayableOrder
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const prepaid = due.chargeForm === 'prepaid';
-  const amountCents = Math.round(order.amount * 100);
-  const balanceCents = Math.round(due.balance * 100);
+  const amountCents = yuanToCents(order.amount);
+  const balanceCents = yuanToCents(due.balance);
   const short = prepaid && balanceCents < amountCents;
   const pay = async () => {
     setBusy(true);
@@ -65,7 +66,7 @@ export function PayDialog({ order, due, onClose, onPaid }: { order: PayableOrder
         <Descriptions.Item label="付费方式">{CHARGE_FORM_LABELS[due.chargeForm]}</Descriptions.Item>
         <Descriptions.Item label="支付方式">{prepaid ? '账户余额' : '在线支付'}</Descriptions.Item>
         {prepaid && <Descriptions.Item label="当前余额">{formatValue(due.balance, 'money')}</Descriptions.Item>}
-        {prepaid && !short && <Descriptions.Item label="支付后余额">{formatValue((balanceCents - amountCents) / 100, 'money')}</Descriptions.Item>}
+        {prepaid && !short && <Descriptions.Item label="支付后余额">{formatValue(centsToYuan(balanceCents - amountCents), 'money')}</Descriptions.Item>}
       </Descriptions>
       {short && (
         <Alert

@@ -101,8 +101,11 @@ export interface ConfirmBody {
   uploadId?: number;
   planName: string;
   startDate: string;
-  /** Left out for an upload nobody edited: the gateway confirms its stored valid rows (no 50,000-row body). */
-  rows?: Array<{ row?: number; name: string; idCard: string; phone?: string; jobType?: string }>;
+  /**
+   * The roster's columns (the person's writable fields) by key, as text, and the sheet row of an uploaded
+   * row. Left out for an upload nobody edited: the gateway confirms its stored valid rows (no 50,000-row body).
+   */
+  rows?: Array<Record<string, string | number | undefined> & { row?: number }>;
 }
 
 /**

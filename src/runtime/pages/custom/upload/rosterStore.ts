@@ -10,6 +10,7 @@
  * duplicate ID cards among the rows; an "already insured" mark from the gateway stays until the ID
  * card is edited.
  */
+import { cellValue } from '../../../../shared/entity/cells';
 import { checkField } from '../../../../shared/entity/rules';
 import type { FieldSchema } from '../../../../shared/entity/types';
 
@@ -222,7 +223,8 @@ export class RosterStore {
   private check(values: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const c of this.columns) {
-      const m = c.rule ? checkField(c.rule, values[c.key]) : undefined;
+      // A cell's text becomes its field's value first (a number, a date, an option), as the gateway does.
+      const m = c.rule ? checkField(c.rule, cellValue(c.rule, values[c.key])) : undefined;
       if (m) out[c.key] = m;
     }
     return out;

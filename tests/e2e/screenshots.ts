@@ -1,33 +1,29 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './chromium';
 import { tour } from './tour';
+import { gatewayUrl, sharedBrowser } from './session';
 
-const baseUrl = inject('baseUrl');
 const OUT = path.resolve(import.meta.dirname, '../../test-results/screenshots');
-const VIEWPORTS = [
-  { width: 1024, height: 768 },
-  { width: 1440, height: 900 },
-] as const;
-
-let browser: Browser;
 
 /**
- * Saves a PNG of every route at 1024×768 and 1440×900 into test-results/screenshots/<width>/<route>.png
- * for review (one browser, one context per viewport), and checks the layout rules that can be
+ * Registers the screenshot tour at one viewport: saves a PNG of every route into
+ * test-results/screenshots/<width>/<route>.png for review, and checks the layout rules that can be
  * measured: nothing wider than the window, the brand in view, no fixed column unless the table scrolls.
+ * One file per viewport (screenshots-1024/1440.test.ts), so the two tours can run side by side.
  */
-describe('screenshots of every route', () => {
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+export function screenshotTour(viewport: { width: number; height: number }): void {
+  const baseUrl = gatewayUrl();
+  let browser: Browser;
+  describe('screenshots of every route', () => {
+    beforeAll(async () => {
+      browser = await sharedBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
 
-  for (const viewport of VIEWPORTS) {
     it(`at ${viewport.width}×${viewport.height}`, async () => {
       const dir = path.join(OUT, String(viewport.width));
       mkdirSync(dir, { recursive: true });
@@ -66,5 +62,5 @@ describe('screenshots of every route', () => {
       expect(problems).toEqual([]);
       expect(saved.length).toBeGreaterThanOrEqual(24);
     }, 600000);
-  }
-});
+  });
+}
