@@ -186,8 +186,7 @@ describe('upload → preview → confirm', () => {
     const r = await upload(c, { name: 'lower-x.xlsx', bytes: await rosterXlsx([['孙有叉', withX.toLowerCase(), '13900000019', '普工']]) }, { planName: plan, startDate: START() });
     const s = await waitParsed(c, r.body.data.id);
     expect(s.counts).toEqual({ total: 1, valid: 0, errors: 0, duplicates: 1 });
-    const p = await c.call('GET', `/api/insure-uploads/${r.body.data.id}/preview`);
-    expect(p.body.data.result.duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
+    expect((await previewRows(c, r.body.data.id)).duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
     expect(await count(c, 'SELECT 1 FROM insure_records WHERE id_card = $1', [withX])).toBe(1);
   });
 
