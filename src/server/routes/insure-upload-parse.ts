@@ -14,7 +14,8 @@ import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { parseRosterInWorker, type ParseTask } from '../files/parse-in-worker.ts';
 import { streamToBuffer, type FileStorage } from '../files/storage.ts';
 import { MAX_BYTES, SheetError, type ParsedRoster } from '../files/types.ts';
-import { coveredIdCards, PAGE_SIZE, rosterColumns, rosterFields, rosterPlan, type ResultHead } from './insure-upload-store.ts';
+import type { ResultHead } from '../../shared/roster-result.ts';
+import { coveredIdCards, PAGE_SIZE, rosterColumns, rosterFields, rosterPlan } from './insure-upload-store.ts';
 
 const VALIDATOR = fileURLToPath(new URL('../files/roster-schema.ts', import.meta.url));
 const HEARTBEAT_MS = 5000;

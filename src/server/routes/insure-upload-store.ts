@@ -8,6 +8,7 @@ import { coverPeriod, findPlan, overlapsCoverSql } from '../domain/index.ts';
 import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
 import type { CellError, DuplicateRow, RosterPage, SheetColumn } from '../files/types.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
+import type { ResultHead } from '../../shared/roster-result.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
 import { badInput, notFound } from '../http/errors.ts';
 
@@ -38,15 +39,6 @@ export function rosterColumns(registry: EntityRegistry): SheetColumn[] {
  * duplicates) in insure_upload_pages, PAGE_SIZE rows a page. The browser loads the pages one by one.
  */
 export const PAGE_SIZE = 5000;
-
-export interface ResultHead {
-  columns: Array<{ key: string; label: string }>;
-  headerRow: number;
-  unknownHeaders: string[];
-  total: number;
-  pageSize: number;
-  pages: number;
-}
 
 /** The whole parse result (head and every page), as the confirmation reads it. */
 export interface UploadResult {

@@ -1,6 +1,7 @@
 /** Gateway calls of the roster upload page (routes: src/server/routes/insure-upload*.ts). */
 import { api, authHeaders, ApiError, newIdempotencyKey, type FieldError } from '../../../../services/request';
 import { serviceUrl } from '../../../../services/endpoints';
+import type { ResultHead } from '../../../../shared/roster-result';
 
 export interface UploadConfig {
   earliestStartDate: string;
@@ -57,14 +58,7 @@ export interface UploadPreview {
   upload: UploadView;
   quote: QuoteView | null;
   quoteError: string | null;
-  result: {
-    columns: Array<{ key: string; label: string }>;
-    headerRow: number;
-    unknownHeaders: string[];
-    total: number;
-    pageSize: number;
-    pages: number;
-  };
+  result: ResultHead;
 }
 
 /** One page of rows (values in the order of the head's columns) with their errors and duplicates. */
