@@ -102,7 +102,10 @@ function pagesOf(table: SheetTable, preview: Preview, columns: readonly SheetCol
   return pages.map((p) => JSON.stringify(p));
 }
 
-const post = (m: WorkerMessage) => process.send!(m);
+/** To the gateway, unless it went away meanwhile (e.g. while the reader loads): then nobody is listening. */
+const post = (m: WorkerMessage) => {
+  if (process.connected) process.send!(m);
+};
 
 async function run(job: WorkerJob): Promise<WorkerMessage> {
   const buffer = Buffer.from(job.buffer.buffer, job.buffer.byteOffset, job.buffer.byteLength);
