@@ -144,34 +144,42 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
 
     const biz = req.business;
     const sha256 = createHash('sha256').update(file.buffer).digest('hex');
+    // Stored before the transaction, never inside it: the store may be this very database (stored_files),
+    // and on PGlite, which runs one transaction at a time, a write from outside would wait for it forever.
+    const fileKey = storageKey(biz.businessId, check.ext);
+    await storage.put(fileKey, file.buffer);
     const create = async (q: typeof db): Promise<UploadRow> => {
       const quota = uploadQuotaBytes();
       if ((await pendingBytes(q, biz.businessId)) + file.buffer.length > quota) throw badInput(quotaMessage(quota), [{ field: 'file', message: quotaMessage(quota) }]);
-      const key = storageKey(biz.businessId, check.ext);
-      await storage.put(key, file.buffer);
       // Queued ('parsing', no parse_owner): a gateway process's parse queue claims it.
       const [row] = await q.query<UploadRow>(
         `INSERT INTO insure_uploads (business_id, user_id, uploader, file_name, file_ext, file_key, file_size, file_sha256, plan_name, start_date, status, stored_bytes)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,'parsing',$11)
          RETURNING ${UPLOAD_COLS}`,
-        [biz.businessId, req.user.id, req.user.phone, fileName, check.ext, key, file.buffer.length, sha256, plan.name, startDate, file.buffer.length],
+        [biz.businessId, req.user.id, req.user.phone, fileName, check.ext, fileKey, file.buffer.length, sha256, plan.name, startDate, file.buffer.length],
       );
       return row;
     };
     const key = idempotencyKey(req);
     let row: UploadRow;
     let replayed = false;
-    if (key) {
-      const r = await withIdempotency(
-        db,
-        { userId: req.user.id, key, method: 'POST', path: '/api/insure-uploads', requestHash: hashRequest({ biz: biz.businessId, sha256, fileName, planName, startDate }) },
-        async (tx) => ({ status: 202, body: await create(tx) }),
-      );
-      row = r.body as UploadRow;
-      replayed = r.replayed;
-      reply.header('idempotent-replayed', String(replayed));
-    } else row = await create(db);
-    if (!replayed) queue.poke();
+    try {
+      if (key) {
+        const r = await withIdempotency(
+          db,
+          { userId: req.user.id, key, method: 'POST', path: '/api/insure-uploads', requestHash: hashRequest({ biz: biz.businessId, sha256, fileName, planName, startDate }) },
+          async (tx) => ({ status: 202, body: await create(tx) }),
+        );
+        row = r.body as UploadRow;
+        replayed = r.replayed;
+        reply.header('idempotent-replayed', String(replayed));
+      } else row = await create(db);
+    } catch (err) {
+      await storage.delete(fileKey).catch(() => undefined); // refused (quota, idempotency): nothing stored
+      throw err;
+    }
+    if (replayed) await storage.delete(fileKey); // the first request's upload keeps its own file
+    else queue.poke();
     return reply.status(202).send(ok(uploadView(row)));
   });
 
