@@ -46,6 +46,28 @@ function precompress(outDir = 'dist'): Plugin {
   };
 }
 
+/**
+ * `virtual:antd-static.css`: antd's styles (and the console's ProComponents' and Formily's) as one static
+ * CSS file in the console theme, which the entry imports first; @ant-design/cssinjs then neither computes
+ * nor inserts at run time the styles it holds (scripts/antd-static-style.tsx).
+ */
+function antdStaticStyle(): Plugin {
+  const id = 'virtual:antd-static.css';
+  const resolved = '\0antd-static.css';
+  let css: Promise<string> | undefined;
+  return {
+    name: 'antd-static-style',
+    resolveId: (source) => (source === id ? resolved : undefined),
+    load(source) {
+      if (source !== resolved) return undefined;
+      css ??= import('tsx/esm/api')
+        .then(({ tsImport }) => tsImport('./scripts/antd-static-style.tsx', import.meta.url))
+        .then((m: typeof import('./scripts/antd-static-style')) => m.antdStaticCss());
+      return css;
+    },
+  };
+}
+
 const gateway = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
 
 /** Under vitest only (`vite build` reads this file too): the slowest test files first. */
@@ -55,10 +77,13 @@ export default defineConfig(({ command }) => ({
   // Built assets are referenced relatively; the gateway rewrites index.html for the
   // configured base path (window.__APP_CONFIG__.basePath), so one build serves any base.
   base: command === 'build' ? './' : '/',
-  plugins: [react(), schemaCheck(), precompress()],
+  plugins: [react(), schemaCheck(), antdStaticStyle(), precompress()],
   server: { proxy: { '/api': gateway } },
   build: {
     outDir: 'dist',
+    // The only CSS is antd's extracted styles (antdStaticStyle), compact already; ProComponents' part holds
+    // rules browsers drop (`div$.ant-pro-table-search`, `@media (max-width: 480)px`) that the minifier refuses.
+    cssMinify: false,
     rolldownOptions: {
       treeshake: {
         // rc-field-form's entry only sets properties on its own default export (Form.useForm, …). antd's

@@ -1,3 +1,5 @@
+// antd's styles as a static file (vite.config.ts): first, so it is in place before anything renders.
+import 'virtual:antd-static.css';
 import { createRoot } from 'react-dom/client';
 import { configure } from 'mobx';
 import { getAppConfig, routerBasename } from './config';

@@ -43,3 +43,23 @@ export async function submitSignIn(page: Page): Promise<void> {
   }
   throw new Error(`sign-in did not reach the console (still at ${page.url()})`);
 }
+
+/**
+ * Signs in on a fresh page and enters `business` (by its name in the business step, when the demo user
+ * has several); checks that the console's session is in it.
+ */
+export async function signInTo(page: Page, origin: string, business: string): Promise<void> {
+  const login = await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO) });
+  const list = ((await login.json()) as { data?: { businessList?: Array<{ businessId: string; businessName: string }> } }).data?.businessList ?? [];
+  const name = list.find((b) => b.businessId === business)?.businessName;
+  if (!name) throw new Error(`the demo user has no business ${business}`);
+  await openSignIn(page, origin);
+  await page.getByPlaceholder('请输入手机号').fill(DEMO.phone);
+  await page.getByPlaceholder('请输入密码').fill(DEMO.password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  const picker = page.locator('.ant-list-item', { hasText: name }).getByRole('button', { name: /进\s*入/ });
+  const inConsole = page.locator('.ant-layout');
+  await picker.or(inConsole).first().waitFor({ timeout: 30_000 });
+  if (await picker.count()) await picker.first().click();
+  await page.waitForFunction((id) => localStorage.getItem('companyId') === id, business, { timeout: 30_000 });
+}

@@ -4,8 +4,10 @@
  * Options come as JSON in BENCH_GATEWAY_OPTIONS; prints one line `{"port":N}` when it listens and
  * closes gracefully on SIGTERM or when the bench process goes away (its stdin pipe ends).
  */
-import { startServer, type StartServerOptions } from '../../src/server/server.ts';
+import type { StartServerOptions } from '../../src/server/server.ts';
 
+// BENCH_GATEWAY_SERVER: another checkout's server module (bench/firstpage-compare.ts runs an older console).
+const { startServer } = (await import(process.env.BENCH_GATEWAY_SERVER ?? '../../src/server/server.ts')) as typeof import('../../src/server/server.ts');
 const options = JSON.parse(process.env.BENCH_GATEWAY_OPTIONS ?? '{}') as StartServerOptions;
 const server = await startServer(options);
 process.stdout.write(`${JSON.stringify({ port: server.port })}\n`);

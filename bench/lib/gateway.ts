@@ -17,6 +17,8 @@ export type DbTarget = { driver: 'postgres'; url: string } | { driver: 'pglite';
 
 export interface Gateway {
   origin: string;
+  /** The gateway's process id (its memory: lib/rss.ts). */
+  pid: number;
   token: string;
   /** Headers for business-scoped API calls. */
   headers(business?: string): Record<string, string>;
@@ -35,8 +37,8 @@ export function describeTarget(t: DbTarget): string {
   return t.driver === 'postgres' ? 'PostgreSQL' : 'PGlite';
 }
 
-export async function startGateway(target: DbTarget, opts: { staticDir?: string } = {}): Promise<Gateway> {
-  const server = await spawnGateway({
+export async function startGateway(target: DbTarget, opts: { staticDir?: string; serverModule?: string } = {}): Promise<Gateway> {
+  const server = await spawnGateway(opts.serverModule, {
     port: 0,
     host: '127.0.0.1',
     ...(target.driver === 'postgres' ? { databaseUrl: target.url } : { dataDir: target.dataDir }),
@@ -53,6 +55,7 @@ export async function startGateway(target: DbTarget, opts: { staticDir?: string 
   });
   const gw: Gateway = {
     origin,
+    pid: server.pid,
     token: '',
     headers,
     async get(path, business) {
@@ -99,10 +102,10 @@ export async function startGateway(target: DbTarget, opts: { staticDir?: string 
   return gw;
 }
 
-/** Runs startServer(options) in a child process; resolves with its port once it listens. */
-async function spawnGateway(options: StartServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+/** Runs startServer(options) (of `serverModule`, default this checkout's) in a child process; resolves with its port once it listens. */
+async function spawnGateway(serverModule: string | undefined, options: StartServerOptions): Promise<{ port: number; pid: number; close(): Promise<void> }> {
   const child = spawn(process.execPath, [...(process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', fileURLToPath(new URL('./gateway-child.ts', import.meta.url))], {
-    env: { ...process.env, BENCH_GATEWAY_OPTIONS: JSON.stringify(options) },
+    env: { ...process.env, BENCH_GATEWAY_OPTIONS: JSON.stringify(options), ...(serverModule ? { BENCH_GATEWAY_SERVER: serverModule } : {}) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
@@ -116,6 +119,7 @@ async function spawnGateway(options: StartServerOptions): Promise<{ port: number
   });
   return {
     port,
+    pid: child.pid!,
     async close() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

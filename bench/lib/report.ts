@@ -35,6 +35,21 @@ export class Report {
     return this.rows.filter((r) => r.pass === false).length;
   }
 
+  /**
+   * The count of every row, as the table holds them: figures with a target (pass / fail, a crashed
+   * section counting as a failed figure) and rows of information, which are not figures.
+   */
+  summary(): string {
+    const judged = this.rows.filter((r) => r.pass !== null);
+    const passed = judged.filter((r) => r.pass).length;
+    const crashed = this.rows.filter((r) => r.pass === false && r.figure.endsWith(' crashed')).length;
+    const info = this.rows.length - judged.length;
+    return (
+      `${this.rows.length} rows: ${judged.length} figures with a target, ${passed} pass and ${judged.length - passed} fail` +
+      `${crashed ? ` (${crashed} of them a crashed section)` : ''}; ${info} ${info === 1 ? 'row' : 'rows'} of information`
+    );
+  }
+
   table(): string {
     const head = ['section', 'figure', 'value', 'target', 'result'];
     const body = this.rows.map((r) => [r.section, r.figure, cell(r), r.target || '–', verdict(r.pass)]);
@@ -54,7 +69,7 @@ export class Report {
       '| --- | --- | --- | --- | --- |',
       ...this.rows.map((r) => `| ${esc(r.section)} | ${esc(r.figure)} | ${esc(cell(r))} | ${esc(r.target || '–')} | ${verdict(r.pass)} |`),
       '',
-      `${this.rows.filter((r) => r.pass === true).length} pass, ${this.failed} fail, ${this.rows.filter((r) => r.pass === null).length} informational.`,
+      `${this.summary()}.`,
     ];
     if (this.notes.length) lines.push('', '## Notes', '', ...this.notes.map((n) => `- ${n}`));
     return lines.join('\n') + '\n';

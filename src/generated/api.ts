@@ -15,13 +15,13 @@ export const createBankAccount = (payload: T.BankAccountInput) => api.post<T.Ban
 /** 删除银行账户 */
 export const deleteBankAccount = (id: number) => api.del<Record<string, never>>(`/api/bank-accounts/${id}`);
 
-/** 理赔案件列表 */
+/** 理赔申请列表 */
 export const listClaims = (query: T.ClaimListQuery = {}) => api.get<T.Page<T.ClaimRow>>('/api/claims', { ...query });
 
-/** 理赔案件详情 */
+/** 理赔申请详情 */
 export const getClaim = (id: number) => api.get<T.ClaimRow>(`/api/claims/${id}`);
 
-/** 新增理赔案件 */
+/** 新增理赔申请 */
 export const createClaim = (payload: T.ClaimInput) => api.post<T.ClaimRow>('/api/claims', payload);
 
 /** 投保单列表 */
@@ -54,10 +54,10 @@ export const listInvoices = (query: T.InvoiceListQuery = {}) => api.get<T.Page<T
 /** 发票详情 */
 export const getInvoice = (id: number) => api.get<T.InvoiceRow>(`/api/invoices/${id}`);
 
-/** 发票退款列表 */
+/** 退票申请列表 */
 export const listInvoiceRefunds = (query: T.InvoiceRefundListQuery = {}) => api.get<T.Page<T.InvoiceRefundRow>>('/api/invoice-refunds', { ...query });
 
-/** 发票退款详情 */
+/** 退票申请详情 */
 export const getInvoiceRefund = (id: number) => api.get<T.InvoiceRefundRow>(`/api/invoice-refunds/${id}`);
 
 /** 订单列表 */

@@ -66,11 +66,11 @@ export interface BankAccountInput {
   isDefault?: boolean;
 }
 
-/** 理赔案件（一行，claims） */
+/** 理赔申请（一行，claims） */
 export interface ClaimRow {
   /** ID */
   id: number;
-  /** 案件号 */
+  /** 理赔申请号 */
   claimNo: string;
   /** 出险人 */
   personName: string;
@@ -82,11 +82,11 @@ export interface ClaimRow {
   accidentType: "意外伤害" | "意外伤残" | "意外身故" | "突发疾病" | "其他";
   /** 事故经过 */
   description: string;
-  /** 报案金额（元，最多 2 位小数） */
+  /** 申请金额（元，最多 2 位小数） */
   amount: number;
   /** 状态 */
   status: "reported" | "reviewing" | "paid" | "rejected";
-  /** 报案时间 */
+  /** 申请时间 */
   createdAt: string;
   /** 理赔材料：事故照片、医疗票据等：图片（JPG、PNG 等）或 PDF，单个文件不超过 10 MB，最多 20 个 */
   attachmentIds?: number[] | null;
@@ -97,7 +97,7 @@ export interface ClaimListQuery {
   pageSize?: number;
   sortField?: "id" | "accidentDate" | "amount" | "createdAt";
   sortOrder?: 'ascend' | 'descend';
-  /** 案件号（精确） */
+  /** 理赔申请号（精确） */
   claimNo?: string;
   /** 出险人（包含） */
   personName?: string;
@@ -107,11 +107,11 @@ export interface ClaimListQuery {
   accidentType?: string;
   /** 状态（精确） */
   status?: string;
-  /** 报案时间：开始,结束 */
+  /** 申请时间：开始,结束 */
   createdAt?: string;
 }
 
-/** 理赔案件：提交内容 */
+/** 理赔申请：提交内容 */
 export interface ClaimInput {
   /** 出险人 */
   personName: string;
@@ -123,7 +123,7 @@ export interface ClaimInput {
   accidentType: "意外伤害" | "意外伤残" | "意外身故" | "突发疾病" | "其他";
   /** 事故经过 */
   description: string;
-  /** 报案金额（元，最多 2 位小数） */
+  /** 申请金额（元，最多 2 位小数） */
   amount: number;
   /** 理赔材料：事故照片、医疗票据等：图片（JPG、PNG 等）或 PDF，单个文件不超过 10 MB，最多 20 个 */
   attachmentIds?: number[];
@@ -133,7 +133,7 @@ export interface ClaimInput {
 export interface InsureBatchRow {
   /** ID */
   id: number;
-  /** 批次号 */
+  /** 投保单号 */
   batchNo: string;
   /** 投保方式 */
   source: "roster" | "attendance";
@@ -156,7 +156,7 @@ export interface InsureBatchListQuery {
   pageSize?: number;
   sortField?: "id" | "createdAt";
   sortOrder?: 'ascend' | 'descend';
-  /** 批次号（精确） */
+  /** 投保单号（精确） */
   batchNo?: string;
   /** 投保方式（精确） */
   source?: string;
@@ -237,9 +237,9 @@ export interface InsureRecordRow {
   id: number;
   /** 投保单 */
   batchId?: number | null;
-  /** 批次号 */
+  /** 投保单号 */
   batchNo?: string | null;
-  /** 被保人 */
+  /** 姓名 */
   personName: string;
   /** 身份证号（脱敏） */
   idCard: string;
@@ -249,9 +249,9 @@ export interface InsureRecordRow {
   premium: number;
   /** 状态 */
   status?: "effective" | "pending" | "cancelled" | "expired" | null;
-  /** 生效日期 */
+  /** 起保日期 */
   effectiveDate: string;
-  /** 到期日期 */
+  /** 终止日期 */
   expiryDate: string;
   /** 创建时间 */
   createdAt: string;
@@ -262,21 +262,21 @@ export interface InsureRecordListQuery {
   pageSize?: number;
   sortField?: "id" | "premium" | "effectiveDate" | "expiryDate" | "createdAt";
   sortOrder?: 'ascend' | 'descend';
-  /** 批次号（精确） */
+  /** 投保单号（精确） */
   batchNo?: string;
-  /** 被保人（包含） */
+  /** 姓名（包含） */
   personName?: string;
   /** 保险方案（精确） */
   planName?: string;
   /** 状态（精确） */
   status?: string;
-  /** 生效日期：开始,结束 */
+  /** 起保日期：开始,结束 */
   effectiveDate?: string;
 }
 
 /** 投保记录：提交内容 */
 export interface InsureRecordInput {
-  /** 被保人 */
+  /** 姓名 */
   personName: string;
   /** 身份证号 */
   idCard: string;
@@ -284,9 +284,9 @@ export interface InsureRecordInput {
   planName: string;
   /** 保费（元，最多 2 位小数） */
   premium: number;
-  /** 生效日期 */
+  /** 起保日期 */
   effectiveDate: string;
-  /** 到期日期 */
+  /** 终止日期 */
   expiryDate: string;
 }
 
@@ -308,6 +308,8 @@ export interface InsuredPersonRow {
   status?: "insured" | "pending" | "ended" | null;
   /** 自动投保状态：考勤自动投保的状态；4（空状态）不是人员的状态，只在列表为空时使用 */
   autoStatus?: "0" | "1" | "2" | "3" | null;
+  /** 待处理原因：信息待完善（缺少什么）或投保信息有误（为什么）的原因；按提示完善或修改信息后即恢复自动投保 */
+  autoReason?: string | null;
   /** 起保日期 */
   startDate?: string | null;
   /** 终止日期 */
@@ -404,17 +406,17 @@ export interface InvoiceInput {
   orderNos: string[];
 }
 
-/** 发票退款（一行，invoice_refunds） */
+/** 退票申请（一行，invoice_refunds） */
 export interface InvoiceRefundRow {
   /** ID */
   id: number;
-  /** 退款单号 */
+  /** 退票申请号 */
   refundNo: string;
   /** 发票号 */
   invoiceNo: string;
-  /** 退款金额（元，最多 2 位小数） */
+  /** 退票金额（元，最多 2 位小数） */
   amount: number;
-  /** 退款原因 */
+  /** 退票原因 */
   reason: string;
   /** 状态 */
   status: "applying" | "approved" | "rejected" | "done";
@@ -427,7 +429,7 @@ export interface InvoiceRefundListQuery {
   pageSize?: number;
   sortField?: "id" | "amount" | "createdAt";
   sortOrder?: 'ascend' | 'descend';
-  /** 退款单号（精确） */
+  /** 退票申请号（精确） */
   refundNo?: string;
   /** 发票号（精确） */
   invoiceNo?: string;
@@ -437,13 +439,13 @@ export interface InvoiceRefundListQuery {
   createdAt?: string;
 }
 
-/** 发票退款：提交内容 */
+/** 退票申请：提交内容 */
 export interface InvoiceRefundInput {
   /** 发票号 */
   invoiceNo: string;
-  /** 退款金额（元，最多 2 位小数） */
+  /** 退票金额（元，最多 2 位小数） */
   amount: number;
-  /** 退款原因 */
+  /** 退票原因 */
   reason: string;
 }
 
@@ -461,7 +463,7 @@ export interface OrderRow {
   id: number;
   /** 订单号 */
   orderNo: string;
-  /** 产品名称 */
+  /** 保险方案 */
   productName: string;
   /** 人数 */
   personCount: number;
@@ -486,7 +488,7 @@ export interface OrderListQuery {
   sortOrder?: 'ascend' | 'descend';
   /** 订单号（精确） */
   orderNo?: string;
-  /** 产品名称（包含） */
+  /** 保险方案（包含） */
   productName?: string;
   /** 支付状态（精确） */
   payStatus?: string;
@@ -496,7 +498,7 @@ export interface OrderListQuery {
 
 /** 订单：提交内容 */
 export interface OrderInput {
-  /** 产品名称 */
+  /** 保险方案 */
   productName: string;
   /** 人数 */
   personCount: number;
@@ -510,6 +512,55 @@ export interface PasswordChangeInput {
   oldPassword: string;
   /** 新密码 */
   newPassword: string;
+}
+
+/** 保险方案（一行，plans） */
+export interface PlanRow {
+  /** ID */
+  id: number;
+  /** 方案代码：投保记录、参保人员和理赔申请记下的方案 */
+  code: string;
+  /** 方案名称 */
+  name: string;
+  /** 计费单位 */
+  unit: "month" | "day";
+  /** 单价（元，最多 2 位小数）：每人每个计费单位（月或天）的保费 */
+  price: number;
+  /** 最低投保年龄：起保日（考勤投保为出勤日）的周岁 */
+  minAge: number;
+  /** 最高投保年龄 */
+  maxAge: number;
+  /** 赔付限额（元，最多 2 位小数）：每人每个保障期 */
+  claimLimit: number;
+  /** 在售：停售的方案不能再投保，已有保障和理赔不受影响 */
+  onSale: boolean;
+}
+
+export interface PlanListQuery {
+  current?: number;
+  pageSize?: number;
+  sortField?: "id";
+  sortOrder?: 'ascend' | 'descend';
+}
+
+/** 保险方案：提交内容 */
+export interface PlanInput {
+  /** 方案代码：投保记录、参保人员和理赔申请记下的方案 */
+  code: string;
+  /** 方案名称 */
+  name: string;
+  /** 计费单位 */
+  unit: "month" | "day";
+  /** 单价（元，最多 2 位小数）：每人每个计费单位（月或天）的保费 */
+  price: number;
+  /** 最低投保年龄：起保日（考勤投保为出勤日）的周岁 */
+  minAge: number;
+  /** 最高投保年龄 */
+  maxAge: number;
+  /** 赔付限额（元，最多 2 位小数）：每人每个保障期 */
+  claimLimit: number;
+  /** 在售：停售的方案不能再投保，已有保障和理赔不受影响 */
+  onSale?: boolean;
 }
 
 /** 名单投保：提交内容 */

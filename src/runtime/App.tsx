@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, matchPath, useLocation } from 'react-router-dom';
 import type { RouteNode } from '../schema/types';
 import { routesFile, flattenRoutes } from '../schema/registry';
 import { configureAuth } from '../services/request';
@@ -11,6 +11,8 @@ import { Loading } from './layouts/Loading';
 import { lazyWithRetry as lazy } from './errors';
 import { OldPathRedirect, SectionRedirect } from './nav/Redirects';
 import { groupRoutes } from './nav/tree';
+import { observer } from 'mobx-react-lite';
+import { useStores } from './context';
 import { useDocumentTitle } from './nav/useDocumentTitle';
 
 // The signed-in frame (ProLayout, header menus, breadcrumb) is not part of the sign-in page's code: each
@@ -23,6 +25,8 @@ const RouteView = lazy(() => signedInView().then((m) => ({ default: m.RouteView 
 // load in their own chunks too, so a signed-in page's first load carries neither.
 const PublicPage = lazy(() => import('./pages/PublicPage').then((m) => ({ default: m.PublicPage })));
 const NotFound = lazy(() => import('./nav/NotFound').then((m) => ({ default: m.NotFound })));
+// The schema studio exists only under the dev server (`npm run dev`): a production build has no such page.
+const StudioPage = import.meta.env.DEV ? lazy(() => import('./studio/StudioPage').then((m) => ({ default: m.StudioPage }))) : undefined;
 
 function PublicRoute({ route }: { route: RouteNode }) {
   useDocumentTitle(route.title);
@@ -32,6 +36,24 @@ function PublicRoute({ route }: { route: RouteNode }) {
     </Suspense>
   );
 }
+
+const pageRoutes = flattenRoutes(routesFile.routes).filter((r) => r.page);
+
+/**
+ * Starts loading the code of the signed-in page a path shows as soon as it is opened, together with its
+ * layout's, rather than once the layout has loaded and rendered (preloadPage in the page view's chunk).
+ */
+const PagePreload = observer(function PagePreload() {
+  const { pathname } = useLocation();
+  const { user } = useStores();
+  // Signed out, or without a business: AccessLayout sends the visitor to sign-in instead.
+  const signedIn = user.isLoggedIn && !!user.currentBusiness;
+  useEffect(() => {
+    const page = signedIn ? pageRoutes.find((r) => matchPath(r.path, pathname))?.page : undefined;
+    if (page) void signedInView().then((m) => m.preloadPage(page), () => undefined);
+  }, [pathname, signedIn]);
+  return null;
+});
 
 /** Leaf and group routes of the top-level entries rendered in one layout group. */
 function sectionRoutes(layout: 'menu' | 'mine') {
@@ -71,9 +93,17 @@ export function App({ store, basename }: { store: RootStore; basename: string })
               <Route key={from} path={from} element={<OldPathRedirect to={to} />} />
             ))}
             <Route path="/" element={<Navigate to={routesFile.defaultPath} replace />} />
-            <Route element={<AccessLayout />}>
+            <Route
+              element={
+                <>
+                  <PagePreload />
+                  <AccessLayout />
+                </>
+              }
+            >
               <Route element={<Suspense fallback={<Loading />}><MineLayout /></Suspense>}>{sectionRoutes('mine')}</Route>
               <Route element={<Suspense fallback={<Loading />}><MenuLayout /></Suspense>}>{sectionRoutes('menu')}</Route>
+              {StudioPage && <Route path="/studio" element={<Suspense fallback={<Loading />}><StudioPage /></Suspense>} />}
             </Route>
             <Route path="*" element={<Suspense fallback={<Loading />}><NotFound /></Suspense>} />
           </Routes>

@@ -38,6 +38,13 @@ function uploadPending(_value: unknown, _rule: unknown, ctx: { field?: { data?: 
   return Number(ctx?.field?.data?.uploading ?? 0) > 0 ? '文件正在上传，请等待上传完成后再提交' : '';
 }
 
+/** An input shown only while another one has one of some values (FormField.visibleWhen). */
+function visibility(f: FormField): ISchema {
+  if (!f.visibleWhen) return {};
+  const shown = JSON.stringify(f.visibleWhen.in);
+  return { 'x-reactions': { dependencies: [f.visibleWhen.field], fulfill: { state: { visible: `{{${shown}.includes($deps[0])}}` } } } };
+}
+
 function fieldSchema(f: FormField): ISchema {
   const base: ISchema = {
     type: 'string',
@@ -49,6 +56,7 @@ function fieldSchema(f: FormField): ISchema {
     // Formily's label is not a <label for>: the control carries its field name itself (screen readers, axe).
     'x-component-props': { 'aria-label': f.title, ...(f.placeholder ? { placeholder: f.placeholder } : {}) },
     ...(f.hidden ? { 'x-hidden': true } : {}),
+    ...visibility(f),
   };
   const validators: NonNullable<ISchema['x-validator']> = [fieldValidator(f)];
   switch (f.type) {
@@ -143,6 +151,7 @@ function rowsSchema(f: FormField): ISchema {
     'x-component': 'ArrayTable',
     'x-component-props': { pagination: { pageSize: 10 }, scroll: { x: '100%' } },
     'x-validator': [fieldValidator(f)],
+    ...visibility(f),
     items: { type: 'object', properties },
     properties: {
       add: { type: 'void', title: '添加一行', 'x-component': 'ArrayTable.Addition' },

@@ -1,12 +1,9 @@
 import numeral from 'numeral';
+import { formatMoney } from '../utils/number';
 import type { EnumOption, ValueType } from '../schema/types';
 
-export function formatMoney(v: unknown): string {
-  if (v === null || v === undefined || v === '') return '-';
-  const n = Number(v);
-  if (!Number.isFinite(n)) return String(v);
-  return `¥${numeral(n).format('0,0.00')}`;
-}
+/** Money everywhere it is shown: '¥' with thousands separators and 2 decimals (src/utils/number.ts). */
+export { formatMoney };
 
 export function formatDate(v: unknown, withTime = false): string {
   if (!v) return '-';

@@ -45,6 +45,8 @@ export function checkEntity(data: unknown, name: string, ctx: EntityContext, add
   const from = isObj(data.fieldsFrom) ? data.fieldsFrom.entity : undefined;
   if (typeof from === 'string' && !ctx.broken.has(from) && (!ctx.reg.has(from) || from === name))
     add('$.fieldsFrom.entity', `unknown entity ${JSON.stringify(from)}: expected schemas/entities/<name>.json`);
+  // A platform entity's rows belong to no business: the business-scoped REST collection cannot serve them.
+  if (data.scope === 'platform' && data.api !== undefined) add('$.api', 'a platform entity has no REST collection (its rows are shared by every business)');
   if (data.storage === false || !isObj(data.defaultSort)) return;
   const fields = isObj(data.fields) ? data.fields : {};
   const ds = data.defaultSort.field;

@@ -184,6 +184,8 @@ export interface FormFieldLayout {
   description?: string;
   /** renders the field (an array of ids) as a file upload */
   upload?: UploadSpec;
+  /** Another field of the form this one must differ from (新密码 vs 原密码); the gateway has the same rule. */
+  differsFrom?: string;
 }
 
 /** A form-only "repeat the value" input (not sent to the gateway), e.g. password confirmation. */
@@ -305,9 +307,13 @@ export interface FormField {
   hidden?: boolean;
   /** form-only confirmation of another field (not sent) */
   confirmOf?: string;
+  /** refused when equal to this other field (sameValueMessage) */
+  differsFrom?: string;
   example?: unknown;
   /** for type 'upload' */
   upload?: UploadSpec;
+  /** shown only while another input of the form has one of these values (hidden inputs are not sent) */
+  visibleWhen?: { field: string; in: string[] };
 }
 
 export interface FormSchema {

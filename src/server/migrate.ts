@@ -4,6 +4,7 @@ import { UPLOAD_DDL } from './files/ddl.ts';
 import { FIXED_DDL, indexNamesIn, migrateEntities, type MigrateReport } from './entity/migrate.ts';
 import { entitiesAt, REPO_ROOT } from './entity/repo.ts';
 import { CLAIM_ATTACHMENT_DDL } from './domain/attachments.ts';
+import { LEGACY_PLANS_DDL } from './domain/plans.ts';
 import { STORED_FILES_DDL } from './files/storage-db.ts';
 import { columnOf, tableOf } from './entity/ddl.ts';
 import { ensureSerialSequence } from './entity/serial.ts';
@@ -51,6 +52,8 @@ export const MIGRATIONS: string[] = [
   `CREATE UNIQUE INDEX IF NOT EXISTS businesses_tax_no_idx ON businesses (tax_no) WHERE tax_no <> ''`,
   // Files every gateway reads when the database is PostgreSQL or in memory (files/storage-config.ts).
   STORED_FILES_DDL,
+  // Plans stored before they were an entity take the entity's shape before the entity migration looks.
+  LEGACY_PLANS_DDL,
 ];
 
 export interface MigrateOptions {

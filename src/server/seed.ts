@@ -5,13 +5,18 @@ import { serialNo } from './entity/serial.ts';
 export const DEMO_PHONE = '13800000000';
 export const DEMO_PASSWORD = 'demo1234';
 
-/** Known plans with premium in cents: monthly for roster plans, per day for the day plan. */
-export const PLANS: Record<string, { cents: number; unit: 'month' | 'day' }> = {
-  '雇主责任险·标准版（60万）': { cents: 4500, unit: 'month' },
-  '团体意外险·基础版（30万）': { cents: 2800, unit: 'month' },
-  '骑手意外险·升级版（80万）': { cents: 6200, unit: 'month' },
-  '灵活用工日单险（按天）': { cents: 350, unit: 'day' },
-};
+/**
+ * The demo plans (rows of the plan entity, schemas/entities/plan.json; demo data like the rest: a
+ * production database gets its plans from the platform's operations). Premium in cents per person and
+ * month (roster plans) or day (the day plan); ages inclusive; claim limit per person and cover period.
+ */
+export const DEMO_PLANS: ReadonlyArray<{ code: string; name: string; unit: 'month' | 'day'; cents: number; minAge: number; maxAge: number; claimLimitCents: number }> = [
+  { code: 'employer-std-60w', name: '雇主责任险·标准版（60万）', unit: 'month', cents: 4500, minAge: 16, maxAge: 65, claimLimitCents: 600_000_00 },
+  { code: 'group-accident-30w', name: '团体意外险·基础版（30万）', unit: 'month', cents: 2800, minAge: 16, maxAge: 65, claimLimitCents: 300_000_00 },
+  { code: 'rider-accident-80w', name: '骑手意外险·升级版（80万）', unit: 'month', cents: 6200, minAge: 18, maxAge: 65, claimLimitCents: 800_000_00 },
+  { code: 'flex-day', name: '灵活用工日单险（按天）', unit: 'day', cents: 350, minAge: 18, maxAge: 60, claimLimitCents: 200_000_00 },
+];
+const PLANS = Object.fromEntries(DEMO_PLANS.map((p) => [p.name, p]));
 
 const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘'.split('');
 const GIVEN = '伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超秀兰霞平刚桂英华建国志红玉兰海燕晓东俊峰雪梅文博思远子涵浩然欣怡宇航'.split('');
@@ -100,7 +105,8 @@ const BUSINESSES: BizSpec[] = [
 
 /**
  * Automatic-insurance status of the n-th demo person (docs/auto-insure.md), consistent with their
- * information: 信息待完善 persons lack a phone or a job type, 投保信息有误 ones are older than 65.
+ * information: 信息待完善 persons lack a phone or a job type, 投保信息有误 ones are 62–63, inside their
+ * roster plan's ages but above the day plan's 60 (automatic insurance buys the day plan).
  */
 function demoAutoStatus(n: number): { status: string; noPhone?: boolean; noJob?: boolean; oldAge?: boolean } {
   switch (n % 12) {
@@ -117,9 +123,9 @@ function demoAutoStatus(n: number): { status: string; noPhone?: boolean; noJob?:
   }
 }
 
-/** A valid ID number of someone born on 1950-03-15 (75 or older today), unique per n. */
-function oldIdCard(n: number): string {
-  const first17 = `11010119500315${String(n % 1000).padStart(3, '0')}`;
+/** A valid ID number of someone born on 15 March 63 years before `year` (62 or 63 that year), unique per n. */
+function oldIdCard(n: number, year: number): string {
+  const first17 = `110101${year - 63}0315${String(n % 1000).padStart(3, '0')}`;
   return first17 + idCardCheckChar(first17);
 }
 
@@ -158,6 +164,13 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
   const autoStatuses: { biz: string; idCard: string; status: string }[] = [];
 
   await db.tx(async (tx) => {
+    for (const p of DEMO_PLANS) {
+      await tx.query(
+        `INSERT INTO plans (code, name, unit, price_cents, min_age, max_age, claim_limit_cents) VALUES ($1,$2,$3,$4,$5,$6,$7)
+         ON CONFLICT (code) DO NOTHING`,
+        [p.code, p.name, p.unit, p.cents, p.minAge, p.maxAge, p.claimLimitCents],
+      );
+    }
     const demo = await tx.query<{ id: number }>(
       'INSERT INTO users (phone, password_hash, is_demo) VALUES ($1, $2, true) RETURNING id',
       [DEMO_PHONE, hashPassword(DEMO_PASSWORD, saltOf())],
@@ -215,9 +228,9 @@ export async function seed(db: Db, opts: { now?: Date } = {}): Promise<boolean> 
         for (let i = 0; i < count; i++, made++) {
           const name = personName();
           const auto = demoAutoStatus(made);
-          // A person in 投保信息有误 is outside the insurable ages (born 1950); the draw keeps the sequence.
+          // A person in 投保信息有误 is outside the day plan's ages (62–63); the draw keeps the sequence.
           const drawn = idCard();
-          const card = auto.oldAge ? oldIdCard(made) : drawn;
+          const card = auto.oldAge ? oldIdCard(made, today.getUTCFullYear()) : drawn;
           persons.push({ name, idCard: card });
           autoStatuses.push({ biz: biz.id, idCard: card, status: auto.status });
           const start = new Date(created.getTime() + DAY);

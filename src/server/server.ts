@@ -124,6 +124,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       await seed(db);
       // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
       await backfillMoney(db);
+      // …and the reasons next to the automatic-insurance statuses the demo sets.
+      await backfillAutoStatus(db, entities.registry.get('insured-person'), earliestCoverStart());
     }
     providers = pickProviders({ ...opts, db, production });
     app = await createApp({

@@ -42,7 +42,7 @@ export const ATTACHMENT_MESSAGES = {
   svg: '不支持 SVG 图片，请上传照片（JPG、PNG 等）或 PDF',
   tooLarge: `单个文件不能超过 ${CLAIM_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB`,
   empty: '文件为空',
-  tooMany: `每个理赔案件最多上传 ${CLAIM_ATTACHMENT_MAX_COUNT} 个文件`,
+  tooMany: `每个理赔申请最多上传 ${CLAIM_ATTACHMENT_MAX_COUNT} 个文件`,
 } as const;
 
 /** The browser's check before uploading: type by extension (case-insensitive), then size. Null when fine. */

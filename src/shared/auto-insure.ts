@@ -22,6 +22,8 @@ export const AUTO_INSURE_LABELS: Record<AutoInsureStatus, string> = {
   [AutoInsureStatus.Empty]: '空状态',
 };
 
+import { ageProblem, type AgeRange } from './insurable-age.ts';
+
 /** What a user (or the daily run) can do to a person. */
 export type AutoInsureAction = 'edit' | 'start' | 'stop' | 'reject';
 
@@ -45,10 +47,6 @@ export const REQUIRED_INFO: ReadonlyArray<{ key: keyof PersonInfo; label: string
   { key: 'jobType', label: '工种' },
 ];
 
-/** Insurable age range for attendance cover (whole years on the cover date). */
-export const MIN_AGE = 16;
-export const MAX_AGE = 65;
-
 export function missingInfo(p: PersonInfo): string[] {
   return REQUIRED_INFO.filter(({ key }) => {
     const v = p[key];
@@ -56,32 +54,40 @@ export function missingInfo(p: PersonInfo): string[] {
   }).map(({ label }) => label);
 }
 
-/** Age in whole years on `onDate` (YYYY-MM-DD) from an 18-digit mainland ID number. */
-export function ageOn(idCard: string, onDate: string): number {
-  const birth = idCard.slice(6, 14);
-  const on = onDate.replace(/-/g, '');
-  const years = Number(on.slice(0, 4)) - Number(birth.slice(0, 4));
-  return on.slice(4) >= birth.slice(4) ? years : years - 1;
-}
-
-/** Why the insurer would refuse this person's information on `onDate`, or null when it is acceptable. */
-export function infoProblem(p: PersonInfo, onDate: string): string | null {
+/**
+ * Why the insurer would refuse this person's information on `onDate`, or null when it is acceptable:
+ * the insurable ages of the plans automatic insurance may buy (`plans`: the attendance submission's
+ * plan, else every day plan on sale; src/shared/insurable-age.ts).
+ */
+export function infoProblem(p: PersonInfo, onDate: string, plans: AgeRange | readonly AgeRange[]): string | null {
   if (!p.idCard) return null;
-  const age = ageOn(String(p.idCard), onDate);
-  if (age < MIN_AGE || age > MAX_AGE) return `年龄 ${age} 岁，不在可投保年龄 ${MIN_AGE}–${MAX_AGE} 岁之内`;
-  return null;
+  return ageProblem(String(p.idCard), onDate, plans);
 }
 
 /** The status the person's information alone implies when automatic insurance is wanted. */
-function statusFromInfo(p: PersonInfo, onDate: string): AutoInsureStatus {
+function statusFromInfo(p: PersonInfo, onDate: string, plans: AgeRange | readonly AgeRange[]): AutoInsureStatus {
   if (missingInfo(p).length > 0) return AutoInsureStatus.InfoIncomplete;
-  if (infoProblem(p, onDate)) return AutoInsureStatus.InfoIncorrect;
+  if (infoProblem(p, onDate, plans)) return AutoInsureStatus.InfoIncorrect;
   return AutoInsureStatus.Insuring;
 }
 
 /** The status of a newly registered person: insuring when the information is complete and acceptable. */
-export function initialStatus(p: PersonInfo, onDate: string): AutoInsureStatus {
-  return statusFromInfo(p, onDate);
+export function initialStatus(p: PersonInfo, onDate: string, plans: AgeRange | readonly AgeRange[]): AutoInsureStatus {
+  return statusFromInfo(p, onDate, plans);
+}
+
+/**
+ * What the person's row says next to a status that keeps them from automatic insurance (the
+ * insured-person field autoReason): what is missing (0) or why the insurer would refuse them (3); null
+ * for the other statuses. A 3 without a problem in the information was refused by the daily run.
+ */
+export function statusReason(status: AutoInsureStatus, p: PersonInfo, onDate: string, plans: AgeRange | readonly AgeRange[]): string | null {
+  if (status === AutoInsureStatus.InfoIncomplete) {
+    const missing = missingInfo(p);
+    return missing.length ? `缺少${missing.join('、')}` : null;
+  }
+  if (status === AutoInsureStatus.InfoIncorrect) return infoProblem(p, onDate, plans) ?? '保险公司未通过该人员的信息，请核对后修改';
+  return null;
 }
 
 export type Transition = { ok: true; status: AutoInsureStatus } | { ok: false; message: string };
@@ -94,15 +100,21 @@ export type Transition = { ok: true; status: AutoInsureStatus } | { ok: false; m
  * - stop: 1 → 2; refused from any other status.
  * - reject (the daily run or the insurer refuses the information): 1 → 3.
  */
-export function transition(current: AutoInsureStatus, action: AutoInsureAction, info: PersonInfo, onDate: string): Transition {
+export function transition(
+  current: AutoInsureStatus,
+  action: AutoInsureAction,
+  info: PersonInfo,
+  onDate: string,
+  plans: AgeRange | readonly AgeRange[],
+): Transition {
   const missing = missingInfo(info);
   switch (action) {
     case 'edit':
-      return { ok: true, status: current === AutoInsureStatus.Stopped ? current : statusFromInfo(info, onDate) };
+      return { ok: true, status: current === AutoInsureStatus.Stopped ? current : statusFromInfo(info, onDate, plans) };
     case 'start': {
       if (current === AutoInsureStatus.Insuring) return { ok: false, message: '该人员已在自动投保中' };
       if (missing.length > 0) return { ok: false, message: `请先完善信息：${missing.join('、')}` };
-      const problem = infoProblem(info, onDate);
+      const problem = infoProblem(info, onDate, plans);
       if (problem) return { ok: false, message: `投保信息有误：${problem}` };
       if (current === AutoInsureStatus.Stopped) return { ok: true, status: AutoInsureStatus.Insuring };
       return { ok: false, message: '请先完善或修正信息后再开启自动投保' };

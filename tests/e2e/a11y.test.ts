@@ -4,6 +4,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { tour } from './tour';
 import { CM } from './routeList';
 import { DEMO, businessName, gatewayUrl, sharedBrowser } from './session';
+import { glossaryVariants, textProblems } from './vocabulary';
 
 const baseUrl = gatewayUrl();
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -50,9 +51,11 @@ describe('accessibility', () => {
     await browser?.close();
   });
 
-  it('axe-core finds no serious or critical violation on any route', async () => {
+  it('on every route: no serious or critical axe-core violation, and the visible text keeps one vocabulary', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
     const found: string[] = [];
+    const words: string[] = [];
+    const variants = glossaryVariants();
     let pages = 0;
     await tour(context, baseUrl, async (page, stop) => {
       pages++;
@@ -61,10 +64,14 @@ describe('accessibility', () => {
         if (v.impact !== 'serious' && v.impact !== 'critical') continue;
         found.push(`${stop.path} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
       }
+      // docs/glossary.md: no second term, no doubled field label, every amount with thousands separators.
+      const text = await page.evaluate(() => `${document.title}\n${document.body.innerText}`);
+      for (const p of textProblems(text, variants)) words.push(`${stop.path} ${p}`);
     });
     await context.close();
     expect(pages).toBeGreaterThanOrEqual(24);
     expect(found).toEqual([]);
+    expect(words).toEqual([]);
   }, 600000);
 
   it('signs in with the keyboard only, with a visible focus ring, and opens a detail from a list', async () => {

@@ -12,7 +12,7 @@ describe('bank accounts (admin)', () => {
     const before = await accounts();
     await page.goto(`${baseUrl}${P.bank}`);
     await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
-    await page.getByRole('button', { name: '新增账户' }).click();
+    await page.getByRole('button', { name: '新增银行账户' }).click();
     const dialog = page.locator('.ant-modal');
     await dialog.getByPlaceholder('与营业执照上的企业名称一致').fill('上海鑫达人力资源有限公司');
     await dialog.getByPlaceholder('如：招商银行').fill('交通银行');

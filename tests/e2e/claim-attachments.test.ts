@@ -42,7 +42,7 @@ describe('claim attachments in the browser', () => {
     await page.locator('.ant-select-item-option', { hasText: '意外伤害' }).click();
     await item('事故经过').locator('textarea').fill('仓库搬运货物时被货架划伤右手');
     // An amount that yuan × 100 cut off would store one cent short (1998).
-    await item('报案金额').locator('input').fill('19.99');
+    await item('申请金额').locator('input').fill('19.99');
 
     const photo = makePng(48, 32, [30, 140, 60]);
     await item('理赔材料').locator('input[type=file]').setInputFiles({ name: '伤情照片.png', mimeType: 'image/png', buffer: photo });
@@ -51,7 +51,7 @@ describe('claim attachments in the browser', () => {
     await thumb.waitFor({ timeout: 20000 });
     expect(await thumb.getAttribute('src')).toMatch(/^blob:/);
 
-    await page.getByRole('button', { name: '提交报案' }).click();
+    await page.getByRole('button', { name: '提交申请' }).click();
     await page.waitForURL(`${baseUrl}${PM}/pay-apply`, { timeout: 20000 });
 
     const list = await apiCall<{ list: Array<{ id: number; personName: string; amount: number }> }>('GET', '/api/claims?sortField=createdAt&sortOrder=descend&pageSize=1');

@@ -25,7 +25,7 @@ describe('list export in the browser', () => {
     const downloading = page.waitForEvent('download', { timeout: 30000 });
     await page.getByRole('button', { name: /导出 Excel/ }).click();
     const download = await downloading;
-    expect(download.suggestedFilename()).toMatch(/^理赔列表-\d{8}\.xlsx$/);
+    expect(download.suggestedFilename()).toMatch(/^理赔申请-\d{8}\.xlsx$/);
     await page.getByText(/已导出 \d+ 条记录/).waitFor({ timeout: 20000 });
 
     const wb = new ExcelJS.Workbook();
@@ -39,7 +39,7 @@ describe('list export in the browser', () => {
     expect(body.length).toBe(api.data.total);
     const statusCol = header.indexOf('状态');
     expect(body.every((r) => r[statusCol] === '已拒赔')).toBe(true);
-    const noCol = header.indexOf('案件号');
+    const noCol = header.indexOf('理赔申请号');
     expect(new Set(body.map((r) => r[noCol]))).toEqual(new Set(api.data.list.map((c) => c.claimNo)));
   });
 });

@@ -21,7 +21,7 @@ describe('list state with tabs (发票管理: 发票 / 退票申请)', () => {
     await page.getByRole('tab', { name: '退票申请' }).click();
     await expect.poll(query).toEqual({ tab: 'refunds' });
     await rowsLoaded();
-    await page.locator('.ant-tabs-tabpane-active .ant-table-thead th', { hasText: '退款金额' }).first().click();
+    await page.locator('.ant-tabs-tabpane-active .ant-table-thead th', { hasText: '退票金额' }).first().click();
     await expect.poll(query).toMatchObject({ tab: 'refunds', sortField: 'amount', sortOrder: 'ascend', current: '1' });
     await rowsLoaded();
     const first = await firstCell();

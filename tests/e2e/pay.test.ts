@@ -10,29 +10,53 @@ const ui = useSignedInPage(baseUrl, DESKTOP);
 const due = () => ui.get<{ balance: number; unpaidCount: number; unpaidAmount: number }>('/api/payments/due');
 const money = (n: number) => `¥${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
+/** What is due, and an unpaid order the balance can pay. */
+async function affordableUnpaid() {
+  const before = await due();
+  const unpaid = await ui.get<{ list: Array<{ id: number; orderNo: string; amount: number }> }>('/api/orders?payStatus=unpaid&pageSize=100');
+  const order = unpaid.list.find((o) => o.amount <= before.balance)!;
+  expect(order).toBeTruthy();
+  return { before, order };
+}
+
 describe('paying and costs in the browser (prepaid business)', () => {
-  it('pays an unpaid order from its detail page: the order shows 已支付 and the balance drops by its amount', async () => {
+  it('pays an unpaid order from the list: 去支付 opens the payment dialog right there', async () => {
     const { page } = ui;
-    const before = await due();
-    const unpaid = await ui.get<{ list: Array<{ id: number; orderNo: string; amount: number }> }>('/api/orders?payStatus=unpaid&pageSize=100');
-    const order = unpaid.list.find((o) => o.amount <= before.balance)!;
-    expect(order).toBeTruthy();
+    const { before, order } = await affordableUnpaid();
 
     // The list says what is due and offers 去支付 on unpaid rows.
-    await page.goto(`${baseUrl}${P.orders}?payStatus=unpaid&current=1&pageSize=100`);
+    const listUrl = `${baseUrl}${P.orders}?payStatus=unpaid&current=1&pageSize=100`;
+    await page.goto(listUrl);
     await expect.poll(() => page.getByTestId('orders-due').innerText()).toContain(`待支付订单 ${before.unpaidCount} 笔，合计 ${money(before.unpaidAmount)}`);
     const row = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: order.orderNo });
-    await row.getByRole('link', { name: '去支付' }).click();
-    await page.waitForURL(new RegExp(`/order-manage/${order.id}$`));
-
-    await expect.poll(() => page.getByTestId('order-pay-status').innerText()).toBe('待支付');
-    await page.getByTestId('order-pay-button').click();
+    await row.getByTestId('list-pay').click();
     const dialog = page.locator('.ant-modal', { hasText: '确认支付' });
     const summary = await dialog.getByTestId('pay-summary').innerText();
     expect(summary).toContain(order.orderNo);
     expect(summary).toContain(money(order.amount));
     expect(summary).toContain(money(before.balance));
     expect(summary).toContain(money(Math.round(before.balance * 100 - order.amount * 100) / 100));
+    await dialog.getByRole('button', { name: '确认从余额支付' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 15000 });
+
+    // Still on the list; the order is paid and what is due is less by its amount.
+    expect(page.url()).toBe(listUrl);
+    const after = Math.round(before.balance * 100 - order.amount * 100) / 100;
+    expect((await ui.get<{ payStatus: string }>(`/api/orders/${order.id}`)).payStatus).toBe('paid');
+    expect((await due()).balance).toBe(after);
+    await expect.poll(() => page.getByTestId('orders-due').innerText()).toContain(`账户余额 ${money(after)}`);
+    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row', { hasText: order.orderNo }).count()).toBe(0);
+  });
+
+  it('pays an unpaid order from its detail page: the order shows 已支付 and the balance drops by its amount', async () => {
+    const { page } = ui;
+    const { before, order } = await affordableUnpaid();
+    await page.goto(`${baseUrl}${P.orders}/${order.id}`);
+
+    await expect.poll(() => page.getByTestId('order-pay-status').innerText()).toBe('待支付');
+    await page.getByTestId('order-pay-button').click();
+    const dialog = page.locator('.ant-modal', { hasText: '确认支付' });
+    expect(await dialog.getByTestId('pay-summary').innerText()).toContain(order.orderNo);
     await dialog.getByRole('button', { name: '确认从余额支付' }).click();
 
     await expect.poll(() => page.getByTestId('order-pay-status').innerText(), { timeout: 15000 }).toBe('已支付');

@@ -47,7 +47,7 @@ export async function signedInRoutes(baseUrl: string, auth: Record<string, strin
     [`${CM}/invoice-manage/apply-refund/${invoice}`, '申请退票', '.ant-formily-item'],
     [`${PM}/pay-apply`, '理赔申请', '.ant-table-row'],
     [`${PM}/pay-apply-send`, '发起申请', '.ant-formily-item'],
-    [`${PM}/pay-notice`, '理赔须知', 'text=报案时效'],
+    [`${PM}/pay-notice`, '理赔须知', 'text=申请时效'],
     [`${AC}/account-center`, '账户中心', '[data-testid="account-info"]'],
     [`${AC}/bank-manage`, '银行账户管理', '.ant-table-row'],
     [`${AC}/basic-setting`, '基础设置', '.ant-formily-item'],

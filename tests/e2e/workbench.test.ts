@@ -40,7 +40,7 @@ describe('workbench', () => {
     await page.locator('[data-testid=chart-trend] canvas').waitFor({ timeout: 20000 });
     await page.locator('[data-testid=chart-plans] canvas').waitFor({ timeout: 20000 });
     const todos = await page.getByTestId('todos').innerText();
-    for (const label of ['待支付订单', '已报案待跟进的理赔', '近 30 天已开具的发票', '信息待完善的参保人员']) expect(todos).toContain(label);
+    for (const label of ['待支付订单', '待跟进的理赔申请', '近 30 天已开具的发票', '信息待完善的参保人员']) expect(todos).toContain(label);
   });
 
   it('every number equals the total of the list it links to', async () => {

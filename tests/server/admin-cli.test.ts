@@ -1,3 +1,8 @@
+/**
+ * `npm run admin`: the commands run in-process (adminMain, what src/server/admin.ts calls) on the
+ * embedded database in DATA_DIR; the real command is spawned once (the last case), so its exit code and
+ * output are proven end to end without paying a tsx start-up per case.
+ */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -5,19 +10,23 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/server/db.ts';
-import { useSmsDouble } from './deploy-helpers.ts';
+import { runAdmin, useSmsDouble } from './deploy-helpers.ts';
 
-const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
 const DATA_DIR = join(dir, 'pglite');
 
-/** `npm run admin -- …` as an operator types it (tsx src/server/admin.ts), on the embedded database in DATA_DIR. */
-async function admin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+type Result = Awaited<ReturnType<typeof runAdmin>>;
+
+/** `npm run admin -- …` in this process on the embedded database in DATA_DIR. */
+const admin = (args: string[], env: Record<string, string> = {}) => runAdmin(args, { DATABASE_URL: '', APP_ENV: '', DATA_DIR, ...env });
+
+/** The real `npm run admin -- …` (tsx src/server/admin.ts) in its own process. */
+async function spawnAdmin(args: string[]): Promise<Result> {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/server/admin.ts', ...args], {
+    const r = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/admin.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', APP_ENV: '', DATA_DIR, ...env },
+      env: { ...process.env, DATABASE_URL: '', APP_ENV: '', DATA_DIR },
     });
     return { code: 0, out: r.stdout.trim(), err: r.stderr.trim() };
   } catch (e) {
@@ -77,10 +86,10 @@ describe('npm run admin (onboarding from the command line, embedded database)', 
     expect(usage.err).toMatch(/^unknown command: delete-everything\nusage: npm run admin/);
   }, 300_000);
 
-  it('refuses to open the embedded database while another process has it open', async () => {
+  it('the real command (its own process) refuses to open the embedded database while another process has it open, exit code 1', async () => {
     const db = await openDb({ dataDir: DATA_DIR });
     try {
-      const r = await admin(['unlock', '--phone', '13812345678']);
+      const r = await spawnAdmin(['unlock', '--phone', '13812345678']);
       expect(r.code).toBe(1);
       expect(r.err).toContain(`the embedded database ${DATA_DIR} is open in process ${process.pid}`);
     } finally {

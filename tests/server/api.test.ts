@@ -213,7 +213,7 @@ describe('lists', () => {
     expect(desc.body.data.list[0].amount).toBe(Math.max(...amounts));
     const notSortable = await c.call('GET', '/api/orders?sortField=productName');
     expect(notSortable.status).toBe(400);
-    expect(notSortable.body).toMatchObject({ code: 40000, message: '不支持按“产品名称”排序', errors: [{ field: 'sortField' }] });
+    expect(notSortable.body).toMatchObject({ code: 40000, message: '不支持按“保险方案”排序', errors: [{ field: 'sortField' }] });
     const evil = await c.call('GET', `/api/orders?sortField=${encodeURIComponent('amount; DROP TABLE orders')}`);
     expect(evil.status).toBe(400);
     expect(evil.body.message).toBe('不支持按“amount; DROP TABLE orders”排序');
@@ -228,8 +228,11 @@ describe('lists', () => {
     const missing = await c.call('GET', '/api/claims/999999');
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe(40400);
-    expect(missing.body.message).toBe('当前企业下不存在该理赔案件（ID：999999）');
-    expect((await c.call('GET', '/api/claims/abc')).status).toBe(404);
+    expect(missing.body.message).toBe('当前企业下不存在该理赔申请（ID：999999）');
+    // An id that is no record number is bad input (input-shape.ts); the browser shows 未找到 for both.
+    const notAnId = await c.call('GET', '/api/claims/abc');
+    expect(notAnId.status).toBe(400);
+    expect(notAnId.body.errors).toEqual([{ field: 'id', message: '编号应为不以 0 开头的正整数' }]);
   });
 
   it('returns the overview numbers', async () => {
@@ -339,7 +342,7 @@ describe('writes', () => {
     expect(await count('bank_accounts', BIZ_OPERATOR)).toBe(before);
     expect((await c.call('DELETE', '/api/bank-accounts/1', { biz: BIZ_OPERATOR })).status).toBe(403);
 
-    const made = await c.call('POST', '/api/bank-accounts', { body: { ...acct, isDefault: true }, biz: BIZ_ADMIN });
+    const made = await c.call('POST', '/api/bank-accounts', { body: { ...acct, accountName: '上海鑫达人力资源有限公司', isDefault: true }, biz: BIZ_ADMIN });
     expect(made.status).toBe(200);
     expect(made.body.data.accountNo).toBe('6214 **** **** 1234');
     const list = await c.call('GET', '/api/bank-accounts?isDefault=true');
@@ -366,7 +369,7 @@ describe('writes', () => {
       accidentDate: '出险日期不能晚于今天',
       accidentType: '请选择事故类型',
       description: '请填写事故经过',
-      amount: '报案金额不能小于 0.01',
+      amount: '申请金额不能小于 0.01',
       status: '不支持的字段：status',
     });
     expect(await count('claims', BIZ_ADMIN)).toBe(before0);
@@ -414,8 +417,8 @@ describe('writes', () => {
     });
     const badRefund = await c.call('POST', '/api/invoice-refunds', { body: { invoiceNo: 'FP1', amount: 0.001, reason: '' } });
     expect(Object.fromEntries(badRefund.body.errors.map((e: any) => [e.field, e.message]))).toEqual({
-      amount: '退款金额不能小于 0.01',
-      reason: '请填写退款原因',
+      amount: '退票金额不能小于 0.01',
+      reason: '请填写退票原因',
     });
   });
 
@@ -438,5 +441,14 @@ describe('writes', () => {
     expect(wrong.body).toMatchObject({ message: '原密码错误', errors: [{ field: 'oldPassword', message: '原密码错误' }] });
     const weak = await c.call('POST', '/api/settings/password', { body: { oldPassword: 'demo1234', newPassword: '' }, biz: null });
     expect(weak.body.errors).toEqual([{ field: 'newPassword', message: '请输入新密码' }]);
+  });
+
+  it('refuses the current password as the new one and keeps the stored password', async () => {
+    const [before] = await c.server.db.query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE phone = '13800000000'`);
+    const same = await c.call('POST', '/api/settings/password', { body: { oldPassword: 'demo1234', newPassword: 'demo1234' }, biz: null });
+    expect(same.status).toBe(400);
+    expect(same.body.errors).toEqual([{ field: 'newPassword', message: '新密码不能与原密码相同' }]);
+    const [after] = await c.server.db.query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE phone = '13800000000'`);
+    expect(after.password_hash).toBe(before.password_hash);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BIZ_ADMIN, BIZ_OPERATOR, BIZ_OTHER, makeIdCard, useGateway } from './helpers.ts';
 import { infoProblem, missingInfo } from '../../src/shared/auto-insure.ts';
+import { autoInsureAges } from '../../src/server/domain/plans.ts';
 import { earliestCoverStart } from '../../src/server/domain/cover.ts';
 
 interface Person {
@@ -30,12 +31,14 @@ describe('automatic-insurance status of insured persons (spec §3)', () => {
     const by = (s: string) => all.filter((p) => p.auto_status === s);
     for (const s of ['0', '1', '2', '3']) expect(by(s).length).toBeGreaterThan(0);
     const info = (p: Person) => ({ name: p.name, idCard: p.id_card, phone: p.phone, jobType: p.job_type });
+    // Automatic insurance buys the day plans: their ages judge the information.
+    const ages = await autoInsureAges(c.server.db);
     for (const p of by('0')) expect(missingInfo(info(p)).length).toBeGreaterThan(0);
     for (const p of [...by('1'), ...by('2')]) {
       expect(missingInfo(info(p))).toEqual([]);
-      expect(infoProblem(info(p), today)).toBeNull();
+      expect(infoProblem(info(p), today, ages)).toBeNull();
     }
-    for (const p of by('3')) expect(infoProblem(info(p), today)).toMatch(/不在可投保年龄/);
+    for (const p of by('3')) expect(infoProblem(info(p), today, ages)).toMatch(/不在该方案可投保年龄 18–60 岁之内/);
   });
 
   it('the list returns, filters and sorts by the status', async () => {

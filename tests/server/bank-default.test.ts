@@ -3,7 +3,7 @@ import { addBankAccount, setDefaultBank } from '../../src/server/domain/bank.ts'
 import { hashRequest, withIdempotency } from '../../src/server/domain/idempotency.ts';
 import { count, makeBusiness, settleDomain, targets, useTargetDb } from './money-helpers.ts';
 
-const account = (i: number) => ({ accountName: '测试企业', bankName: '中国银行', accountNo: `62166101${String(i).padStart(8, '0')}`, isDefault: true });
+const account = (i: number, name: string) => ({ accountName: name, bankName: '中国银行', accountNo: `62166101${String(i).padStart(8, '0')}`, isDefault: true });
 
 for (const t of targets()) {
   describe(`default bank account under parallel writes inside the route's transaction (${t.name})`, () => {
@@ -15,9 +15,9 @@ for (const t of targets()) {
       // The shape of POST /api/bank-accounts with an Idempotency-Key: the domain call runs in the key's transaction.
       const { ok, errors } = await settleDomain(
         Array.from({ length: 10 }, (_, i) =>
-          withIdempotency(db, { userId, key: `bank-${biz.businessId}-${i}`, method: 'POST', path: '/api/bank-accounts', requestHash: hashRequest(account(i)) }, async (tx) => ({
+          withIdempotency(db, { userId, key: `bank-${biz.businessId}-${i}`, method: 'POST', path: '/api/bank-accounts', requestHash: hashRequest(account(i, biz.name)) }, async (tx) => ({
             status: 200,
-            body: await addBankAccount(tx, biz, account(i)),
+            body: await addBankAccount(tx, biz, account(i, biz.name)),
           })),
         ),
       );

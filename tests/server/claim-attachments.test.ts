@@ -174,7 +174,7 @@ describe('claim attachments: a claim links them in its transaction', () => {
       body: { personName: person.person_name, idCard: person.id_card, accidentDate: today(), accidentType: '意外伤害', description: '再次报案', amount: 10, attachmentIds: [a.id] },
     });
     expect(again.status).toBe(400);
-    expect(again.body.errors).toEqual([{ field: 'attachmentIds', message: `理赔材料（编号 ${a.id}）不存在或已用于其他理赔案件，请重新上传` }]);
+    expect(again.body.errors).toEqual([{ field: 'attachmentIds', message: `理赔材料（编号 ${a.id}）不存在或已用于其他理赔申请，请重新上传` }]);
     expect(await claimCount()).toBe(before);
   });
 
@@ -187,7 +187,7 @@ describe('claim attachments: a claim links them in its transaction', () => {
       body: { personName: person.person_name, idCard: person.id_card, accidentDate: today(), accidentType: '意外伤害', description: '摔伤', amount: 5, attachmentIds: [mine.id, foreign.id] },
     });
     expect(r.status).toBe(400);
-    expect(r.body.errors).toEqual([{ field: 'attachmentIds', message: `理赔材料（编号 ${foreign.id}）不存在或已用于其他理赔案件，请重新上传` }]);
+    expect(r.body.errors).toEqual([{ field: 'attachmentIds', message: `理赔材料（编号 ${foreign.id}）不存在或已用于其他理赔申请，请重新上传` }]);
     expect(await claimCount()).toBe(before);
     // mine was linked inside the refused transaction: rolled back with the claim.
     const [row] = await c.server.db.query<{ claim_id: number | null }>('SELECT claim_id FROM claim_attachments WHERE id = $1', [mine.id]);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { adminMain } from '../../src/server/admin-commands.ts';
 import type { Db } from '../../src/server/db.ts';
 import { startServer, type RunningServer, type StartServerOptions } from '../../src/server/server.ts';
 import { toRes, type Res } from './helpers.ts';
@@ -70,4 +71,25 @@ export function useProdGateway(t: Target, opts: () => Partial<StartServerOptions
 export async function rows(db: Db, sql: string, params: unknown[] = []): Promise<number> {
   const [r] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql}) x`, params);
   return Number(r.n);
+}
+
+/**
+ * `npm run admin -- …` in this process (adminMain, what src/server/admin.ts runs) with `env` set for the
+ * call (no SMS provider unless given); saves a tsx start-up per command (admin-cli.test.ts spawns the real one).
+ */
+export async function runAdmin(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  const vars = { SMS_HTTP_URL: '', SMS_HTTP_TOKEN: '', ...env };
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  const out: string[] = [];
+  const err: string[] = [];
+  try {
+    const code = await adminMain(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n').trim(), err: err.join('\n').trim() };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }

@@ -29,7 +29,7 @@ describe('durability (embedded database)', () => {
       const res = await fetch(`${url}api/bank-accounts`, {
         method: 'POST',
         headers: { authorization: `Bearer ${login.data.token}`, 'x-company-id': 'B10001' },
-        body: JSON.stringify({ accountName: '断电测试有限公司', bankName: '招商银行', accountNo: '6214000099998888' }),
+        body: JSON.stringify({ accountName: '上海鑫达人力资源有限公司', bankName: '招商银行', accountNo: '6214000099998888' }),
       });
       expect(res.status).toBe(200);
     } finally {
@@ -39,7 +39,7 @@ describe('durability (embedded database)', () => {
     }
     const db = await openDb({ dataDir: join(dir, 'pglite') });
     try {
-      const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_accounts WHERE account_name = '断电测试有限公司'`);
+      const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_accounts WHERE account_no = '6214000099998888'`);
       expect(rows[0].n).toBe(1);
     } finally {
       await db.close();

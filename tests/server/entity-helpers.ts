@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { openPglite, openPostgres, type Db } from '../../src/server/db.ts';
 import { migrateEntities } from '../../src/server/entity/migrate.ts';
 import { entityRoutes } from '../../src/server/entity/routes.ts';
+import { ensureSerialSequence } from '../../src/server/entity/serial.ts';
 import type { HookRegistry } from '../../src/server/entity/hooks.ts';
 import type { EntityRegistry } from '../../src/shared/entity/registry.ts';
 
@@ -43,6 +44,7 @@ export async function seedBusinesses(db: Db): Promise<void> {
 
 export async function buildApp(db: Db, entities: EntityRegistry, hooks?: HookRegistry, migrationsDir?: string): Promise<FastifyInstance> {
   await migrateEntities(db, { entities: Object.values(entities.entities), migrationsDir });
+  await ensureSerialSequence(db, []); // generated numbers (claimNo …) come from one sequence, as migrate() makes it
   await seedBusinesses(db);
   const app = Fastify();
   await app.register(testAuth);

@@ -7,6 +7,7 @@ import { loadSchemaFiles } from '../../src/schema/load-node.ts';
 import { countRows, EXACT_COUNT_LIMIT, roundEstimate, staleStatsSql } from '../../src/server/entity/count.ts';
 import { dayCountsOf } from '../../src/server/entity/day-counts.ts';
 import { listRows, pageRows } from '../../src/server/entity/query.ts';
+import type { SeekKey } from '../../src/server/entity/ddl.ts';
 import type { QueryOptions } from '../../src/server/db.ts';
 import { buildApp } from './entity-helpers.ts';
 import { targets } from './money-helpers.ts';
@@ -170,7 +171,7 @@ for (const target of targets()) {
       // Past the last row: no anchor day, no rows; exports read deep pages the same way.
       expect((await get(`current=${Math.ceil(total / 20) + 5}&pageSize=20`)).body.data.list).toEqual([]);
       const exported = await pageRows(db, registry.get('order'), 'B1', { current: '11', pageSize: '400' }, { maxPageSize: 400 });
-      expect(exported.map((r) => r.id)).toEqual(await wantIds('created_at DESC, id DESC', 4000, 400));
+      expect(exported.rows.map((r) => r.id)).toEqual(await wantIds('created_at DESC, id DESC', 4000, 400));
       await db.query(`DELETE FROM orders WHERE order_no LIKE 'ODDAY%'`);
       await db.query(`UPDATE orders SET created_at = created_at + interval '3 days' WHERE order_no = 'OD0000000100'`);
       expect(await drift()).toEqual([]);
@@ -278,16 +279,36 @@ for (const target of targets()) {
       }
     });
 
-    it('pageRows walks every row of a filter in big pages (exports)', async () => {
+    it('pageRows walks every row of a filter slice after slice (exports): in the list order, ties and empty values included, new rows shift nothing', async () => {
       const order = registry.get('order');
-      const seen: number[] = [];
-      for (let page = 1; ; page++) {
-        const rows = await pageRows(db, order, 'B1', { payStatus: 'unpaid', current: String(page), pageSize: '400' }, { maxPageSize: 400 });
-        seen.push(...rows.map((r) => r.id as number));
-        if (rows.length < 400) break;
-      }
-      expect(seen).toHaveLength(N / 10);
-      expect(new Set(seen).size).toBe(seen.length);
+      const walk = async (q: Record<string, string>, size: number, between?: () => Promise<unknown>) => {
+        const ids: number[] = [];
+        let after: SeekKey | undefined;
+        for (;;) {
+          const { rows, last } = await pageRows(db, order, 'B1', { ...q, pageSize: String(size) }, { after, maxPageSize: size });
+          ids.push(...rows.map((r) => r.id as number));
+          if (!last || rows.length < size) return ids;
+          after = last;
+          await between?.();
+        }
+      };
+      const sql = async (where: string, by: string) =>
+        (await db.query<{ id: number }>(`SELECT id FROM orders WHERE business_id = 'B1' AND ${where} ORDER BY ${by}`)).map((r) => r.id);
+      expect(await walk({ payStatus: 'unpaid' }, 400)).toEqual(await sql(`pay_status = 'unpaid'`, 'created_at DESC, id DESC'));
+      // A column with many equal values, and a column with empty values in both directions.
+      const early = `created_at < timestamptz '2025-01-03 00:00:00Z'`;
+      expect(await walk({ sortField: 'amount', sortOrder: 'ascend', createdAt: '2025-01-01,2025-01-02' }, 97)).toEqual(await sql(early, 'amount_cents ASC, id ASC'));
+      expect(await walk({ sortField: 'paidAt', sortOrder: 'descend', createdAt: '2025-01-01,2025-01-02' }, 97)).toEqual(await sql(early, 'paid_at DESC NULLS LAST, id DESC'));
+      expect(await walk({ sortField: 'paidAt', sortOrder: 'ascend', createdAt: '2025-01-01,2025-01-02' }, 97)).toEqual(await sql(early, 'paid_at ASC NULLS FIRST, id ASC'));
+      // Orders placed while the export runs come before where it is (newest first): it holds exactly the rows it started with.
+      const before = await sql(`pay_status = 'unpaid'`, 'created_at DESC, id DESC');
+      let n = 0;
+      const placed = () =>
+        db.query(`INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status)
+                  VALUES ('B1', $1, '雇主责任险·标准版', 1, 100, 'unpaid', 'pending_payment')`, [`ODSEEK${String(++n).padStart(4, '0')}`]);
+      expect(await walk({ payStatus: 'unpaid' }, 100, placed)).toEqual(before);
+      expect(n).toBeGreaterThan(5);
+      await db.query(`DELETE FROM orders WHERE order_no LIKE 'ODSEEK%'`);
     });
   });
 }

@@ -82,7 +82,7 @@ describe('entity routes on a bare Fastify', () => {
     expect(sorted.body.data.list.map((o: any) => o.amount)).toEqual([10.5, 21, 31.5]);
     const badSort = await call('GET', '/api/orders?sortField=productName');
     expect(badSort.status).toBe(400);
-    expect(badSort.body.message).toBe('不支持按“产品名称”排序');
+    expect(badSort.body.message).toBe('不支持按“保险方案”排序');
     const badEnum = await call('GET', '/api/orders?payStatus=lost');
     expect(badEnum.body).toMatchObject({ code: 40000, message: '筛选条件“支付状态”的取值 lost 无效' });
     const badRange = await call('GET', '/api/orders?createdAt=2024-13-01,');
@@ -133,7 +133,7 @@ describe('entity routes on a bare Fastify', () => {
       personName: ' 张三 ', idCard: '11010519491231002x', accidentDate: '2024-01-02', accidentType: '其他', description: '摔伤', amount: 12.5,
     });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ personName: '张三', status: 'reported', amount: 12.5, idCard: '110105********002X', claimNo: expect.stringMatching(/^LP\d{20}$/) });
+    expect(ok.body.data).toMatchObject({ personName: '张三', status: 'reported', amount: 12.5, idCard: '110105********002X', claimNo: expect.stringMatching(/^LP\d{8}(\d{5}|[1-9]\d{5,10})$/) });
     const bad = await call('POST', '/api/claims', { personName: '张', idCard: '123', accidentDate: '9999-12-31', amount: 1.234, description: '', status: 'paid' });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(40000);
@@ -145,7 +145,7 @@ describe('entity routes on a bare Fastify', () => {
       accidentDate: '出险日期格式不正确',
       accidentType: '请选择事故类型',
       description: '请填写事故经过',
-      amount: '报案金额最多保留 2 位小数',
+      amount: '申请金额最多保留 2 位小数',
       status: '不支持的字段：status',
     });
     const claim = registry.get('claim').fields;

@@ -27,7 +27,7 @@ describe('list export (.xlsx / .csv)', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment;.*filename\*=UTF-8''/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const { ws, header, body } = await readSheet(bytes);
-    expect(header).toEqual(['案件号', '出险人', '身份证号', '报案金额', '状态', '出险日期']);
+    expect(header).toEqual(['理赔申请号', '出险人', '身份证号', '申请金额', '状态', '出险日期']);
 
     const expected = await c.server.db.query<{ claim_no: string; amount: number; id_card: string; accident_date: string }>(
       `SELECT claim_no, amount_cents::float8 / 100 AS amount, id_card, to_char(accident_date, 'YYYY-MM-DD') AS accident_date
@@ -40,7 +40,7 @@ describe('list export (.xlsx / .csv)', () => {
     for (const [i, r] of body.entries()) {
       expect(r[2]).toBe(`${expected[i].id_card.slice(0, 6)}********${expected[i].id_card.slice(-4)}`);
       expect(r[3]).toBe(expected[i].amount);
-      expect(r[4]).toBe('已报案');
+      expect(r[4]).toBe('已提交');
       expect(r[5]).toBe(expected[i].accident_date);
     }
     expect(ws.getRow(2).getCell(4).numFmt).toBe('#,##0.00');
@@ -74,17 +74,17 @@ describe('list export (.xlsx / .csv)', () => {
   it('uses the table’s visible columns when none are named', async () => {
     const { bytes } = await download('/api/claims/export');
     const { header } = await readSheet(bytes);
-    expect(header).toEqual(['案件号', '出险人', '出险日期', '事故类型', '报案金额', '状态', '报案时间']);
+    expect(header).toEqual(['理赔申请号', '出险人', '出险日期', '事故类型', '申请金额', '状态', '申请时间']);
   });
 
   it('exports CSV (UTF-8 with BOM) with the same rows and values as shown', async () => {
     const { res, bytes } = await download('/api/claims/export?format=csv&columns=claimNo,amount,status&status=reported');
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const text = bytes.toString('utf8');
-    expect(text.startsWith('\uFEFF案件号,报案金额,状态\r\n')).toBe(true);
+    expect(text.startsWith('\uFEFF理赔申请号,申请金额,状态\r\n')).toBe(true);
     const lines = text.trim().split('\r\n').slice(1);
     expect(lines.length).toBe(Number(res.headers.get('x-export-rows')));
-    expect(lines.every((l) => /^LP\w+,"?¥[\d,]+\.\d{2}"?,已报案$/.test(l))).toBe(true);
+    expect(lines.every((l) => /^LP\w+,"?¥[\d,]+\.\d{2}"?,已提交$/.test(l))).toBe(true);
   });
 
   it('refuses unknown columns and bad filters with a 400 in Chinese; stays inside the business', async () => {

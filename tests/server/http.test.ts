@@ -130,7 +130,7 @@ describe('graceful shutdown', () => {
     const slow = fetch(`${base}/api/bank-accounts`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ accountName: '优雅关闭测试公司', bankName: '招商银行', accountNo: '6214000011112222' }),
+      body: JSON.stringify({ accountName: '上海鑫达人力资源有限公司', bankName: '招商银行', accountNo: '6214000011112222' }),
     });
     await inHandler;
     const closing = g.close();
@@ -142,7 +142,7 @@ describe('graceful shutdown', () => {
     const res = await slow;
     expect(res.status).toBe(200);
     await closing;
-    const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_accounts WHERE account_name = '优雅关闭测试公司'`);
+    const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bank_accounts WHERE account_no = '6214000011112222'`);
     expect(rows[0].n).toBe(1);
   });
 });

@@ -52,7 +52,7 @@ for (const t of targets()) {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
       const { ok } = await settleDomain(
         Array.from({ length: 10 }, (_, i) =>
-          addBankAccount(db, biz, { accountName: '测试企业', bankName: '中国银行', accountNo: `621661010000${String(i).padStart(4, '0')}`, isDefault: true }),
+          addBankAccount(db, biz, { accountName: biz.name, bankName: '中国银行', accountNo: `621661010000${String(i).padStart(4, '0')}`, isDefault: true }),
         ),
       );
       expect(ok).toHaveLength(10);
@@ -119,11 +119,34 @@ for (const t of targets()) {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
       const [p] = people(1, 60_000);
       await createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: today(), rows: [p] });
-      const claim = { personName: p.name, idCard: p.idCard, accidentDate: today(), accidentType: '意外伤害', amountCents: 20_000_000 };
-      const { ok, errors } = await settleDomain(Array.from({ length: 5 }, () => createClaim(db, biz, claim)));
+      // Amounts a cent apart (an identical claim would be refused as a duplicate): any 3 fit the limit, no 4 do.
+      const claim = (i: number) => ({ personName: p.name, idCard: p.idCard, accidentDate: today(), accidentType: '意外伤害', amountCents: 20_000_000 - i });
+      const { ok, errors } = await settleDomain(Array.from({ length: 5 }, (_, i) => createClaim(db, biz, claim(i))));
       expect(ok).toHaveLength(3);
       expect(errors).toHaveLength(2);
-      expect(await count(db, 'SELECT sum(amount_cents) FROM claims WHERE business_id = $1', [biz.businessId])).toBe(60_000_000);
+      const sum = await count(db, 'SELECT sum(amount_cents) FROM claims WHERE business_id = $1', [biz.businessId]);
+      expect(sum).toBeGreaterThanOrEqual(60_000_000 - 9);
+      expect(sum).toBeLessThanOrEqual(60_000_000);
+    });
+
+    it('5 parallel copies of one claim: one stored, the others refused as duplicates', async () => {
+      const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
+      const [p] = people(1, 60_100);
+      await createInsuranceBatch(db, biz, { source: 'roster', planId: ROSTER, startDate: today(), rows: [p] });
+      const claim = { personName: p.name, idCard: p.idCard, accidentDate: today(), accidentType: '意外伤害', amountCents: 100_000 };
+      const { ok, errors } = await settleDomain(Array.from({ length: 5 }, () => createClaim(db, biz, claim)));
+      expect(ok).toHaveLength(1);
+      expect(errors).toEqual(Array(4).fill(`该人员已有同一出险日期、同一申请金额的理赔申请 ${ok[0].claimNo}，请勿重复提交`));
+      expect(await count(db, 'SELECT count(*) FROM claims WHERE business_id = $1', [biz.businessId])).toBe(1);
+    });
+
+    it('5 parallel copies of one bank account: one stored', async () => {
+      const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
+      const acct = { accountName: biz.name, bankName: '中国银行', accountNo: '6216610100009999' };
+      const { ok, errors } = await settleDomain(Array.from({ length: 5 }, () => addBankAccount(db, biz, acct)));
+      expect(ok).toHaveLength(1);
+      expect(errors).toEqual(Array(4).fill('该银行账号已添加，不能重复添加'));
+      expect(await count(db, 'SELECT count(*) FROM bank_accounts WHERE business_id = $1', [biz.businessId])).toBe(1);
     });
 
     it('the same roster with the same Idempotency-Key sent 5 times in parallel: one batch, one charge, 5 identical responses', async () => {

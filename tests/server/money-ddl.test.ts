@@ -5,6 +5,7 @@ import { seed } from '../../src/server/seed.ts';
 import { applyMoneyDdl, backfillMoney, backfillMoneyOnce, MONEY_BACKFILL_NAME } from '../../src/server/domain/ddl.ts';
 import { isCheckViolation, isUniqueViolation } from '../../src/server/domain/errors.ts';
 import { count, targets } from './money-helpers.ts';
+import { findPlan } from '../../src/server/domain/plans.ts';
 
 for (const t of targets()) {
   describe(`money DDL on an existing database (${t.name})`, () => {
@@ -26,15 +27,15 @@ for (const t of targets()) {
       await db?.close();
     });
 
-    it('seeds the plans with prices and claim limits', async () => {
-      const plans = await db.query<{ id: string; unit: string; price: number; limit: number }>(
-        'SELECT id, unit, price_cents::float8 AS price, claim_limit_cents::float8 AS "limit" FROM plans ORDER BY id',
+    it('the demo seed stores its plans as rows of the plan entity, with prices, ages and claim limits', async () => {
+      const plans = await db.query<{ code: string; unit: string; price: number; ages: string; limit: number }>(
+        `SELECT code, unit, price_cents::float8 AS price, min_age || '-' || max_age AS ages, claim_limit_cents::float8 AS "limit" FROM plans ORDER BY code`,
       );
       expect(plans).toEqual([
-        { id: 'employer-std-60w', unit: 'month', price: 4500, limit: 60_000_000 },
-        { id: 'flex-day', unit: 'day', price: 350, limit: 20_000_000 },
-        { id: 'group-accident-30w', unit: 'month', price: 2800, limit: 30_000_000 },
-        { id: 'rider-accident-80w', unit: 'month', price: 6200, limit: 80_000_000 },
+        { code: 'employer-std-60w', unit: 'month', price: 4500, ages: '16-65', limit: 60_000_000 },
+        { code: 'flex-day', unit: 'day', price: 350, ages: '18-60', limit: 20_000_000 },
+        { code: 'group-accident-30w', unit: 'month', price: 2800, ages: '16-65', limit: 30_000_000 },
+        { code: 'rider-accident-80w', unit: 'month', price: 6200, ages: '18-65', limit: 80_000_000 },
       ]);
     });
 
@@ -76,5 +77,38 @@ for (const t of targets()) {
       await backfillMoney(db);
       expect(await month()).toMatch(/^\d{4}-\d{2}$/);
     });
+  });
+}
+
+for (const t of targets()) {
+  describe(`plans stored before they were an entity (${t.name})`, () => {
+    it('the text id becomes the code; rows get an id and the ages of the old rule', async () => {
+      const db = await t.openEmpty();
+      try {
+        // The plans table as the money rules created and seeded it before (id = the code, no ages).
+        await db.query(`CREATE TABLE plans (
+          id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, unit TEXT NOT NULL CHECK (unit IN ('month','day')),
+          price_cents BIGINT NOT NULL CHECK (price_cents > 0), claim_limit_cents BIGINT NOT NULL CHECK (claim_limit_cents > 0),
+          on_sale BOOLEAN NOT NULL DEFAULT true)`);
+        await db.query(`INSERT INTO plans VALUES ('employer-std-60w', '雇主责任险·标准版（60万）', 'month', 4500, 60000000, true),
+                                                 ('old-day', '旧日单险', 'day', 300, 10000000, false)`);
+        await migrate(db);
+        await migrate(db); // idempotent
+        await applyMoneyDdl(db);
+        const rows = await db.query<{ id: number; code: string; min_age: number; max_age: number; on_sale: boolean }>(
+          'SELECT id, code, min_age, max_age, on_sale FROM plans ORDER BY id',
+        );
+        expect(rows).toEqual([
+          { id: 1, code: 'employer-std-60w', min_age: 16, max_age: 65, on_sale: true },
+          { id: 2, code: 'old-day', min_age: 16, max_age: 65, on_sale: false },
+        ]);
+        expect(await findPlan(db, '雇主责任险·标准版（60万）')).toMatchObject({ id: 'employer-std-60w', priceCents: 4500, claimLimitCents: 60_000_000, minAge: 16, maxAge: 65 });
+        // The code is unique as the entity says.
+        const dup = await db.query(`INSERT INTO plans (code, name, unit, price_cents, min_age, max_age, claim_limit_cents) VALUES ('old-day','x','day',1,1,2,1)`).catch((e: unknown) => e);
+        expect(isUniqueViolation(dup)).toBe(true);
+      } finally {
+        await db.close();
+      }
+    }, 120_000);
   });
 }

@@ -33,7 +33,7 @@ for (const t of targets()) {
     it('refunds never exceed the invoice; a rejected refund gives the amount back', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'prepaid' });
       const inv = await applyInvoice(db, biz, { ...INV, orderNos: [await paidOrder(db, biz.businessId, 163_400)] });
-      await expect(applyRefund(db, biz, { invoiceNo: inv.invoiceNo, amountCents: 100, reason: '抬头错误' })).rejects.toThrow('仅已开具的发票可申请退款');
+      await expect(applyRefund(db, biz, { invoiceNo: inv.invoiceNo, amountCents: 100, reason: '抬头错误' })).rejects.toThrow('仅已开具的发票可申请退票');
       await issueInvoice(db, biz, inv.invoiceNo);
       const r1 = await applyRefund(db, biz, { invoiceNo: inv.invoiceNo, amountCents: 100_000, reason: '订单部分退保' });
       expect(r1).toMatchObject({ refundedCents: 100_000, remainingCents: 63_400 });
@@ -60,7 +60,7 @@ for (const t of targets()) {
 
     it('bank accounts: first is default, a new default demotes the old, deleting the default promotes the oldest', async () => {
       const biz = await makeBusiness(db, { chargeForm: 'postpaid' });
-      const acct = (n: string, isDefault?: boolean) => ({ accountName: '测试企业', bankName: '招商银行', accountNo: `62148302${n}`, isDefault });
+      const acct = (n: string, isDefault?: boolean) => ({ accountName: biz.name, bankName: '招商银行', accountNo: `62148302${n}`, isDefault });
       const a = await addBankAccount(db, biz, acct('0001'));
       const b = await addBankAccount(db, biz, acct('0002'));
       expect([a.isDefault, b.isDefault]).toEqual([true, false]);

@@ -95,7 +95,7 @@ let bizSeq = 0;
 export async function makeBusiness(
   db: Db,
   opts: { chargeForm: 'prepaid' | 'postpaid'; balanceCents?: number; packs?: string[] },
-): Promise<{ businessId: string }> {
+): Promise<{ businessId: string; name: string }> {
   const id = `T${process.pid}${++bizSeq}${randomBytes(2).toString('hex')}`;
   await db.query('INSERT INTO businesses (id, name, charge_form, service_packs, balance_cents) VALUES ($1,$2,$3,$4,$5)', [
     id,
@@ -104,7 +104,8 @@ export async function makeBusiness(
     opts.packs ?? ['attendance'],
     opts.balanceCents ?? 0,
   ]);
-  return { businessId: id };
+  // A bank account's name must be the business's (domain/bank.ts).
+  return { businessId: id, name: `测试企业${id}` };
 }
 
 /** n valid, distinct mainland ID numbers starting at seq `from`. */

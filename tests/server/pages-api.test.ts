@@ -8,7 +8,7 @@ describe('content service', () => {
     const r = await c.call('GET', '/api/content/claim-notice', { token: null, biz: null });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ key: 'claim-notice', title: '理赔须知' });
-    expect(r.body.data.body).toContain('# 报案时效');
+    expect(r.body.data.body).toContain('# 申请时效');
     expect(Date.parse(r.body.data.updatedAt)).not.toBeNaN();
     const a = await c.call('GET', '/api/content/service-agreement', { token: null, biz: null });
     expect(a.body.data.title).toBe('用户服务协议');

@@ -105,18 +105,18 @@ describe('schema studio API (development gateway on a copy of schemas/)', () => 
       ['insured_persons', 'staff_no'],
     ]);
     const migration = db1.suggestion;
-    expect(migration.file).toBe('schemas/migrations/001-update-schema.sql');
+    expect(migration.file).toBe('schemas/migrations/001-rename-employee-no-to-staff-no.sql');
     expect(migration.sql).toContain('ALTER TABLE insured_persons RENAME COLUMN employee_no TO staff_no;');
     expect(migration.sql.some((s: string) => s.includes('DROP'))).toBe(false);
     // With the migration, nothing is refused and nothing is lost.
     const second = await call('POST', '/api/studio/preview', { changes: [{ file: PERSON, edits }], migration });
     expect(second.body.data.database.problems).toEqual([]);
     expect(second.body.data.database.error).toBeUndefined();
-    expect(second.body.data.database.migrations.map((m: { id: string }) => m.id)).toEqual(['001-update-schema.sql']);
+    expect(second.body.data.database.migrations.map((m: { id: string }) => m.id)).toEqual(['001-rename-employee-no-to-staff-no.sql']);
     const saved = await call('POST', '/api/studio/save', { changes: [{ file: PERSON, edits }], migration });
     expect(saved.status).toBe(200);
-    expect(saved.body.data.written).toEqual(['schemas/migrations/001-update-schema.sql', PERSON]);
-    expect(readdirSync(join(root, 'schemas/migrations')).filter((f) => f.endsWith('.sql'))).toEqual(['001-update-schema.sql']);
+    expect(saved.body.data.written).toEqual(['schemas/migrations/001-rename-employee-no-to-staff-no.sql', PERSON]);
+    expect(readdirSync(join(root, 'schemas/migrations')).filter((f) => f.endsWith('.sql'))).toEqual(['001-rename-employee-no-to-staff-no.sql']);
     await start();
     const person = (await call('GET', '/api/insured-persons?staffNo=GH-001')).body.data.list[0];
     expect(person.staffNo).toBe('GH-001');

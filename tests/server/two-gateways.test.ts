@@ -14,8 +14,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, type Db } from '../../src/server/db.ts';
 import { earliestCoverStart } from '../../src/server/domain/cover.ts';
-import { ROOT, nginxBinary, startGateway, startNginx, type Gateway, type Proxy } from './cluster.ts';
-import { useSmsDouble } from './deploy-helpers.ts';
+import { nginxBinary, startGateway, startNginx, type Gateway, type Proxy } from './cluster.ts';
+import { runAdmin, useSmsDouble } from './deploy-helpers.ts';
 import { toRes, type Res } from './helpers.ts';
 import { people } from './money-helpers.ts';
 import { makePng } from './png.ts';
@@ -52,8 +52,12 @@ describe.runIf(Boolean(PG && NGINX))('two gateways on one PostgreSQL behind ngin
     served.push(res.headers.get('x-upstream') ?? '');
     return toRes(res);
   };
-  const admin = async (...args: string[]) =>
-    JSON.parse((await run(process.execPath, ['--import', 'tsx', 'src/server/admin.ts', ...args, '--json'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url, SMS_HTTP_URL: sms.url } })).stdout);
+  // npm run admin in-process (admin-cli.test.ts runs the real command in its own process).
+  const admin = async (...args: string[]) => {
+    const r = await runAdmin([...args, '--json'], { DATABASE_URL: url, SMS_HTTP_URL: sms.url });
+    if (r.code !== 0) throw new Error(`admin ${args[0]}: ${r.err}`);
+    return JSON.parse(r.out);
+  };
   const until = async <T,>(what: string, fn: () => Promise<T | undefined>, ms = 180_000): Promise<T> => {
     const end = Date.now() + ms;
     for (;;) {

@@ -46,7 +46,7 @@ describe('action conditions ("when")', () => {
       f[ORDER_DETAIL].actions[1].when = { payStatus: 'payed', invoiced: 'no', nope: 'x' };
       f[ORDER_DETAIL].actions[0].when = { payStatus: [] };
       f[ORDERS].rowActions[0].when = { payStatus: 1 };
-      f[ORDERS].rowActions[1].when = { orderStatus: ['completed', 'done'] };
+      f[ORDERS].rowActions[1] = { label: '再看', to: '/main/online-insurance/cost-manage/order-manage/:id', when: { orderStatus: ['completed', 'done'] } };
       f[ORDERS].toolbar = [{ label: '去开票', to: '/main/online-insurance/cost-manage/invoice-manage/apply', when: { payStatus: 'paid' } }];
     });
     expectIssue(issues, ORDER_DETAIL, '$.actions[1].when.payStatus', '"payed" is not a value of "payStatus"');

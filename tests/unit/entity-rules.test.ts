@@ -168,9 +168,9 @@ describe('messages', () => {
     expect(checkField(claim.accidentType, undefined)).toBe('请选择事故类型');
     expect(checkField(claim.personName, '张')).toBe('出险人至少 2 个字符');
     expect(checkField(claim.personName, '张'.repeat(31))).toBe('出险人不能超过 30 个字符');
-    expect(checkField(claim.amount, 0)).toBe('报案金额不能小于 0.01');
-    expect(checkField(claim.amount, 10000001)).toBe('报案金额不能大于 10000000');
-    expect(checkField(claim.amount, 1.005)).toBe('报案金额最多保留 2 位小数');
+    expect(checkField(claim.amount, 0)).toBe('申请金额不能小于 0.01');
+    expect(checkField(claim.amount, 10000001)).toBe('申请金额不能大于 10000000');
+    expect(checkField(claim.amount, 1.005)).toBe('申请金额最多保留 2 位小数');
     expect(checkField(claim.idCard, '110105194912310021')).toBe('身份证号不正确');
     expect(checkField(reg.get('login').fields.phone, '123')).toBe('请输入正确的 11 位手机号');
     expect(checkField(claim.accidentDate, '0000-01-01')).toBe('出险日期格式不正确');

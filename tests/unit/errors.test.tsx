@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import {
   CHUNK_LOAD_TIMEOUT_MS,
@@ -100,6 +100,33 @@ describe('ErrorBoundary', () => {
     expect(await screen.findByText('订单管理')).toBeTruthy();
     expect(factory).toHaveBeenCalledTimes(2);
     expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('preload() starts the import the first render then uses, and never remounts a shown page', async () => {
+    let mounts = 0;
+    function Orders() {
+      useEffect(() => void mounts++, []);
+      return <p>订单管理</p>;
+    }
+    const factory = vi.fn(async () => ({ default: Orders }));
+    const Page = lazyWithRetry(factory);
+    await Page.preload();
+    expect(factory).toHaveBeenCalledTimes(1);
+    const { rerender } = render(
+      <Suspense fallback={<p>加载中</p>}>
+        <Page />
+      </Suspense>,
+    );
+    expect(await screen.findByText('订单管理')).toBeTruthy();
+    await Page.preload();
+    rerender(
+      <Suspense fallback={<p>加载中</p>}>
+        <Page />
+      </Suspense>,
+    );
+    expect(screen.getByText('订单管理')).toBeTruthy();
+    expect(factory).toHaveBeenCalledTimes(1);
+    expect(mounts).toBe(1);
   });
 
   it('reloads the page when the retry fails too', async () => {

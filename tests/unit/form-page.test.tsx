@@ -22,7 +22,8 @@ describe('FormPage from the login schema', () => {
     fillLogin('13800000001', 'demo1234');
     const phone = screen.getByPlaceholderText('请输入手机号');
     fireEvent.click(loginButton());
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('手机号：该手机号未注册账号'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('该手机号未注册账号'));
+    expect(screen.getByRole('alert').textContent).not.toContain('手机号：该手机号'); // the message names its field already
     expect(screen.getByRole('alert').textContent).not.toContain('phone：');
     // on the field itself (exact text), not only in the summary
     await waitFor(() => expect(document.querySelector('.ant-formily-item-error-help')?.textContent).toBe('该手机号未注册账号'));

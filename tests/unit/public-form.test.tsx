@@ -47,7 +47,8 @@ describe('PublicForm', () => {
     fillLogin('13800000001', 'demo1234');
     const phone = screen.getByPlaceholderText('请输入手机号');
     fireEvent.click(loginButton());
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('手机号：该手机号未注册账号'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('该手机号未注册账号'));
+    expect(screen.getByRole('alert').textContent).not.toContain('手机号：该手机号'); // the message names its field already
     // on the field itself (exact text), not only in the summary
     await waitFor(() => expect(document.querySelector('.ant-form-item-explain-error')?.textContent).toBe('该手机号未注册账号'));
     fireEvent.change(phone, { target: { value: '13800000000' } });
@@ -71,15 +72,15 @@ describe('PublicForm', () => {
     fireEvent.change(password, { target: { value: 'onlyletters' } });
     fireEvent.change(confirm, { target: { value: 'onlyletters' } });
     submit();
-    await waitFor(() => expect(screen.getByText('密码需同时包含字母和数字')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('密码需同时包含字母和数字')).toBeTruthy(), { timeout: 15000 });
     fireEvent.change(password, { target: { value: 'abc12345' } });
     fireEvent.change(confirm, { target: { value: 'abc12346' } });
     submit();
-    await waitFor(() => expect(screen.getByText('两次输入的密码不一致')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('两次输入的密码不一致')).toBeTruthy(), { timeout: 15000 });
     expect(fetchMock).not.toHaveBeenCalled();
     fireEvent.change(confirm, { target: { value: 'abc12345' } });
     submit();
-    await waitFor(() => expect(onSubmitted).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(onSubmitted).toHaveBeenCalledTimes(1), { timeout: 15000 });
     const [url, init] = fetchMock.mock.calls[0];
     expect(String(url)).toContain('/api/auth/set-password');
     const sent = JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>;

@@ -144,10 +144,15 @@ describe('buildColumns', () => {
   });
   it('adds ellipsis to text columns only, respecting the opt-out', () => {
     const out = buildColumns(columns, {}, {});
-    expect(out[0].ellipsis).toEqual({ showTitle: false });
+    // antd's ellipsis class on cells and header, not `ellipsis` (which makes ProTable wrap each cell in a Typography.Text).
+    const cls = (props: unknown) => (props as { className?: string } | undefined)?.className;
+    expect(out[0].ellipsis).toBeUndefined();
+    expect(cls(out[0].onCell!({} as Row, 0))).toBe('ant-table-cell-ellipsis');
+    expect(cls(out[0].onHeaderCell!(out[0] as never))).toBe('ant-table-cell-ellipsis');
     expect(out[0].render).toBeTypeOf('function');
     expect(out[1].ellipsis).toBe(false);
-    expect(out[3].ellipsis).toBeUndefined();
+    expect(out[1].onCell).toBeUndefined();
+    expect(out[3].onCell).toBeUndefined();
   });
   it('wires resizing through onHeaderCell', () => {
     const onResize = vi.fn();

@@ -67,21 +67,26 @@ type Module<T> = { default: T };
 /**
  * Like React.lazy(() => import(...)), but a failed or timed-out load rejects with a ChunkLoadError whose
  * retry() imports again. React.lazy remembers a rejection forever, so each retry swaps in a fresh lazy
- * component; the returned component always renders the latest one.
+ * component; the returned component always renders the latest one. preload() starts the same load ahead
+ * of the first render (e.g. while the page's layout is still loading) and never swaps the component.
  */
 // `any` props: the same constraint React.lazy itself uses.
 export function lazyWithRetry<T extends ComponentType<any>>(
   factory: () => Promise<Module<T>>,
   timeoutMs = CHUNK_LOAD_TIMEOUT_MS,
 ): ComponentType<ComponentProps<T>> & { preload(): Promise<void> } {
+  let pending: Promise<Module<T>> | undefined;
+  const load = () => (pending ??= loadChunk(factory, timeoutMs, retry));
   const retry = async (): Promise<void> => {
-    const p = loadChunk(factory, timeoutMs, retry);
+    pending = undefined;
+    const p = load();
     current = lazy(() => p);
     await p;
   };
-  let current: LazyExoticComponent<T> = lazy(() => loadChunk(factory, timeoutMs, retry));
+  let current: LazyExoticComponent<T> = lazy(load);
   function LazyWithRetry(props: ComponentProps<T>) {
     return createElement(current, props);
   }
-  return Object.assign(LazyWithRetry, { preload: retry });
+  // A failed preload is reported by the render that needs the chunk (its error boundary offers the retry).
+  return Object.assign(LazyWithRetry, { preload: () => load().then(() => undefined, () => undefined) });
 }

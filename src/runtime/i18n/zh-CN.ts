@@ -2,7 +2,6 @@ import { PAGINATION_LABELS } from '../table/sizing';
 /** Simplified Chinese (default): the runtime chrome — layout, table pagination (spec §9), common buttons. */
 const zhCN = {
   header: {
-    language: '语言',
     switchBusiness: '切换企业',
     noBusiness: '未选择企业',
     current: '当前',

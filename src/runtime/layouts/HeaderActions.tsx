@@ -1,20 +1,24 @@
 import { Dropdown, Space, Tag } from 'antd';
-import { DownOutlined, GlobalOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { flushSync } from 'react-dom';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { observer } from 'mobx-react-lite';
 import { api } from '../../services/request';
 import { message } from '../feedback';
 import { useStores } from '../context';
 import { CHARGE_FORM_LABELS } from '../../shared/labels';
+import { routesFile } from '../../schema/registry';
+import { landingAfterSwitch } from '../nav/switchLanding';
 import { maskPhone } from '../../shared/mask';
-import { currentLanguage, LANGUAGES, setLanguage, useTranslation, type Language } from '../i18n';
+import { useTranslation } from '../i18n';
 
 
 /** Header dropdown that switches the business at any time (both layouts). */
 export const BusinessSwitch = observer(function BusinessSwitch() {
   const { user } = useStores();
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
   const biz = user.currentBusiness;
   const items = user.businessList.map((b) => ({
     key: b.businessId,
@@ -36,7 +40,11 @@ export const BusinessSwitch = observer(function BusinessSwitch() {
         onClick: ({ key }) => {
           if (key === biz?.businessId) return;
           user.selectBusiness(key);
-          message.success(t('header.switchedTo', { name: user.currentBusiness?.businessName ?? '' }));
+          const next = user.currentBusiness;
+          // Stay only where the new business may be: not on a page it cannot open, nor on the old one's records.
+          const to = landingAfterSwitch(routesFile.routes, routesFile.defaultPath, location.pathname, location.search, { userType: next?.userType, servicePacks: next?.servicePacks ?? [] });
+          if (to !== location.pathname + location.search) navigate(to);
+          message.success(t('header.switchedTo', { name: next?.businessName ?? '' }));
         },
       }}
     >
@@ -81,7 +89,6 @@ export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { wi
   ];
   return (
     <Space size="middle">
-    <LanguageSwitch />
     <Dropdown
       menu={{
         items,
@@ -99,27 +106,3 @@ export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { wi
     </Space>
   );
 });
-
-/** Language of the console chrome (简体中文 by default, English available); remembered in this browser. */
-export function LanguageSwitch() {
-  const { t, i18n } = useTranslation();
-  const lang = currentLanguage();
-  return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        items: LANGUAGES.map((l) => ({ key: l.key, label: l.label })),
-        selectable: true,
-        selectedKeys: [lang],
-        onClick: ({ key }) => void setLanguage(key as Language),
-      }}
-    >
-      <a onClick={(e) => e.preventDefault()} title={t('header.language')} aria-label={t('header.language')} data-testid="language-switch" data-lang={i18n.language}>
-        <Space size={4}>
-          <GlobalOutlined />
-          <span>{LANGUAGES.find((l) => l.key === lang)?.label}</span>
-        </Space>
-      </a>
-    </Dropdown>
-  );
-}

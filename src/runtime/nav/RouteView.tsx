@@ -10,6 +10,8 @@ import { Loading } from '../layouts/Loading';
 import { PageHeader } from './PageHeader';
 import { useDocumentTitle } from './useDocumentTitle';
 
+export { preloadPage } from '../pages/SchemaPage';
+
 /**
  * One signed-in page: tab title, page header (breadcrumb + title), access check, then the page, lazily
  * loaded. Switching the business remounts the page so it reloads its data.

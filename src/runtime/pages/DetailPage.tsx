@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
-import { Alert, Button, Card, Descriptions, Result, Skeleton, Space, Statistic, Tag, Typography, Row, Col } from 'antd';
+import { Link, useParams } from 'react-router-dom';
+import { Alert, Button, Card, Descriptions, Skeleton, Space, Statistic, Tag, Typography, Row, Col } from 'antd';
 import type { DetailField, DetailSchema } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
 import { matchesWhen } from '../../schema/when';
 import { api, ApiError } from '../../services/request';
 import { formatValue } from '../format';
+import { DetailNotFound, notFoundMessage } from './DetailNotFound';
 
 type Data = Record<string, unknown>;
 
@@ -34,9 +35,10 @@ function StaticContent({ text }: { text: string }) {
 }
 
 /** A detail page rendered from a detail schema: sections of labelled values fetched from the gateway. */
-export function DetailPage({ schema, standalone }: { schema: DetailSchema; standalone?: boolean }) {
-  const params = useParams();
-  const navigate = useNavigate();
+export function DetailPage({ schema, standalone, params: given }: { schema: DetailSchema; standalone?: boolean; params?: Record<string, string> }) {
+  const routeParams = useParams();
+  // The studio's preview names the record itself; pages take it from the route.
+  const params = given ?? routeParams;
   const [data, setData] = useState<Data>();
   const [error, setError] = useState<ApiError>();
   const url = schema.api ? fillPath(schema.api, params as Data) : undefined;
@@ -56,8 +58,8 @@ export function DetailPage({ schema, standalone }: { schema: DetailSchema; stand
   }, [url]);
 
   if (error) {
-    return error.status === 404 ? (
-      <Result status="404" title="未找到" subTitle={error.message} extra={<Button onClick={() => navigate(-1)}>返回</Button>} />
+    return notFoundMessage(error) ? (
+      <DetailNotFound message={notFoundMessage(error)} />
     ) : (
       <Alert type="error" showIcon message={error.message} />
     );

@@ -8,7 +8,7 @@ import { Form, FormButtonGroup, FormItem, Input as FInput, Password, Select as F
 import type { FormSchema } from '../../schema/types';
 import { api, ApiError } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
-import { CONFIRM_MISMATCH, confirmMismatch, labelLookup, payloadOf, sendForm, type ServerError } from './formSubmit';
+import { CONFIRM_MISMATCH, confirmMismatch, labelLookup, payloadOf, sameAsOther, sendForm, type ServerError } from './formSubmit';
 import { FormErrorSummary } from './FormErrorSummary';
 import { ConfirmCost } from './ConfirmCost';
 import { SmsCodeInput as SmsInput, type SmsCodeInputProps } from './SmsCodeInput';
@@ -62,24 +62,41 @@ export interface FormPageProps {
   extra?: React.ReactNode;
   /** Values the form starts with (e.g. the order or invoice a route param names). */
   initialValues?: Record<string, unknown>;
+  /**
+   * A form that is not sent to the gateway (the schema studio's editors, previews): the checked values
+   * go here instead; an ApiError it throws shows like a gateway refusal (message, field errors).
+   */
+  onSubmit?: (values: Record<string, unknown>) => void | Promise<void>;
 }
 
 /** A page form rendered from a form schema with Formily; server field errors land on their fields. */
-export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: FormPageProps) {
+export function FormPage({ schema, onSubmitted, bare, extra, initialValues, onSubmit }: FormPageProps) {
   const navigate = useNavigate();
   const [serverErrors, setServerErrors] = useState<ServerError[]>([]);
   const [formError, setFormError] = useState<string>();
   const submitting = useRef(false);
   const submitKey = useRef<{ body: string; key: string }>();
   const pending = useRef<ServerError[]>([]);
+  /** Fields holding an error between two fields (confirmation mismatch, same as the current password). */
+  const relational = useRef<string[]>([]);
   const [costFor, setCostFor] = useState<{ payload: Record<string, unknown>; values: Record<string, unknown> }>();
   const form = useMemo<FormilyForm>(
     () =>
       createForm({
         initialValues,
         effects() {
+          const clearRelational = (f: FormilyForm) => {
+            for (const name of relational.current) {
+              f.setFieldState(name, (st) => {
+                (st as { selfErrors?: string[] }).selfErrors = [];
+              });
+            }
+            relational.current = [];
+          };
           // A gateway error sits on its field until the user edits that field.
-          onFieldInputValueChange('*', (field) => {
+          onFieldInputValueChange('*', (field, f) => {
+            // An error between two fields goes as soon as either changes (the next submit checks again).
+            if (relational.current.length) clearRelational(f as unknown as FormilyForm);
             const path = (field as unknown as FieldLike).address.toString();
             if (!pending.current.some((e) => toFormilyPath(e.field) === path)) return;
             (field as unknown as FieldLike).selfErrors = [];
@@ -89,6 +106,7 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
           });
           // Submitting again re-checks everything locally; stale gateway errors must not block it.
           onFormSubmitStart((f) => {
+            clearRelational(f as unknown as FormilyForm);
             for (const e of pending.current) {
               f.setFieldState(toFormilyPath(e.field), (st) => {
                 (st as { selfErrors?: string[] }).selfErrors = [];
@@ -108,9 +126,12 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
     setServerErrors([]);
     setFormError(undefined);
     const mismatch = confirmMismatch(schema, values);
-    if (mismatch) {
-      form.setFieldState(mismatch, (st) => {
-        (st as { selfErrors?: string[] }).selfErrors = [CONFIRM_MISMATCH];
+    const same = mismatch ? undefined : sameAsOther(schema, values);
+    const relationalError = mismatch ? { field: mismatch, message: CONFIRM_MISMATCH } : same;
+    if (relationalError) {
+      relational.current = [relationalError.field];
+      form.setFieldState(relationalError.field, (st) => {
+        (st as { selfErrors?: string[] }).selfErrors = [relationalError.message];
       });
       return;
     }
@@ -123,6 +144,10 @@ export function FormPage({ schema, onSubmitted, bare, extra, initialValues }: Fo
   const send = async (payload: Record<string, unknown>, values: Record<string, unknown>) => {
     submitting.current = true;
     try {
+      if (onSubmit) {
+        await onSubmit(values);
+        return;
+      }
       const result = await sendForm(schema, payload, submitKey);
       if (onSubmitted) onSubmitted(result, values);
       else {

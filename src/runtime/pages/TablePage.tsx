@@ -13,28 +13,17 @@ import { api, ApiError } from '../../services/request';
 import { useStores } from '../context';
 import { allowedFor } from '../access';
 import { isDateColumn, proValueType, toQuery, toValueEnum } from '../tableColumns';
-import { formatValue } from '../format';
 import { getForm } from '../../schema/registry';
 import { LazyFormPage as FormPage } from './lazy';
 import { useListUrlState } from '../table/useListUrlState';
 import { ListLink } from '../table/ListLink';
+import { schemaCellRender } from '../table/cells';
 import { rangeFieldName } from '../table/urlState';
 
 type Row = Record<string, unknown>;
 interface ListResult {
   list: Row[];
   total: number;
-}
-
-/** Monospace for lists of numbers (order numbers …), so neighbouring values never run together. */
-const CODE_FONT = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' };
-
-/** A list value (order numbers, service packs): labels of its options, separated by 、; 无 when empty. */
-function listCell(v: unknown, c: TableSchema['columns'][number]) {
-  if (!Array.isArray(v)) return undefined;
-  if (v.length === 0) return '无';
-  const text = formatValue(v, c.valueType, c.options);
-  return c.options ? text : <span style={CODE_FONT}>{text}</span>;
 }
 
 /** Options of a search select from the gateway (e.g. the plans on sale): [{ value, … }]. */
@@ -75,37 +64,41 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
   const columns = useMemo(() => {
     const cols: ProColumns<Row>[] = [];
     for (const c of schema.columns) {
+      const valueType = c.options || c.optionsApi ? 'select' : proValueType(c.valueType);
       const valueEnum = toValueEnum(c.options);
-      cols.push({
-        title: c.title,
-        dataIndex: c.dataIndex,
-        key: c.dataIndex,
-        valueType: (c.options || c.optionsApi ? 'select' : proValueType(c.valueType)) as ProColumns<Row>['valueType'],
-        valueEnum,
-        ...(c.optionsApi ? { request: optionsRequest(c.optionsApi) } : {}),
-        hideInTable: c.hideInTable || c.valueType === 'dateRange',
-        hideInSearch: !c.search,
-        sorter: c.sorter,
-        copyable: c.copyable,
-        ellipsis: c.ellipsis,
-        width: c.width ?? suggestedColumnWidth(c),
-        fixed: c.fixed,
-        defaultSortOrder: c.sorter && initial.sortField === c.dataIndex ? initial.sortOrder : undefined,
-        render: cellRender?.[c.dataIndex]
-          ? (_, record) => cellRender[c.dataIndex](record[c.dataIndex], record)
-          : c.link
-          ? (dom, record) => <ListLink to={fillPath(c.link!, record)}>{dom}</ListLink>
-          : c.valueType === 'boolean'
-            ? (_, record) => formatValue(record[c.dataIndex], 'boolean')
-            : c.valueType === 'money'
-              ? (_, record) => formatValue(record[c.dataIndex], 'money') // always ¥, whatever the language of antd
-              : c.optionsApi
-                ? (_, record) => String(record[c.dataIndex] ?? '') // the stored text, not an option's label
-                : (dom, record) => listCell(record[c.dataIndex], c) ?? dom,
-      });
-      if (c.search && isDateColumn(c) && c.valueType !== 'dateRange') {
+      const inTable = !(c.hideInTable || c.valueType === 'dateRange');
+      // A column shown in the table is a plain text column to ProTable, whose cells this page renders
+      // (schemaCellRender: what ProTable's read-only field of the value type shows), so ProTable mounts no
+      // form field per cell; its filter is a column of its own, hidden in the table, with the value type.
+      if (inTable) {
+        cols.push({
+          title: c.title,
+          dataIndex: c.dataIndex,
+          key: c.dataIndex,
+          hideInSearch: true,
+          sorter: c.sorter,
+          // copyable is drawn by the page (CopyButton): ProTable's is a Typography in every cell.
+          ellipsis: c.ellipsis,
+          width: c.width ?? suggestedColumnWidth(c),
+          fixed: c.fixed,
+          defaultSortOrder: c.sorter && initial.sortField === c.dataIndex ? initial.sortOrder : undefined,
+          render: schemaCellRender(c, cellRender?.[c.dataIndex]),
+        });
+      }
+      if (!c.search) continue;
+      if (isDateColumn(c) && c.valueType !== 'dateRange') {
         cols.push({ title: c.title, dataIndex: c.dataIndex, key: rangeFieldName(c.dataIndex), valueType: 'dateRange', hideInTable: true, search: { transform: (v) => ({ [c.dataIndex]: v }) } });
-        cols[cols.length - 2].hideInSearch = true;
+      } else {
+        cols.push({
+          title: c.title,
+          dataIndex: c.dataIndex,
+          // The search form names a field by its column's key, else its dataIndex: the table's column has the key.
+          ...(inTable ? {} : { key: c.dataIndex }),
+          valueType: valueType as ProColumns<Row>['valueType'],
+          valueEnum,
+          ...(c.optionsApi ? { request: optionsRequest(c.optionsApi) } : {}),
+          hideInTable: true,
+        });
       }
     }
     const actions = (schema.rowActions ?? []).filter((a) => allowedFor(a.userType, ctx));

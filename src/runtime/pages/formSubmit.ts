@@ -1,5 +1,6 @@
 import type { FormField, FormSchema } from '../../schema/types';
 import { api, newIdempotencyKey, type FieldError } from '../../services/request';
+import { sameValueMessage } from '../../shared/entity/messages';
 
 /**
  * What every schema form does on submit, whichever renderer draws it (FormPage with Formily, PublicForm
@@ -14,6 +15,18 @@ export function confirmMismatch(schema: FormSchema, values: Record<string, unkno
 }
 
 export const CONFIRM_MISMATCH = '两次输入的密码不一致';
+
+/** A field whose value equals the field it must differ from (differsFrom), with its message; else undefined. */
+export function sameAsOther(schema: FormSchema, values: Record<string, unknown>): { field: string; message: string } | undefined {
+  for (const f of schema.fields) {
+    if (!f.differsFrom) continue;
+    const v = values[f.name];
+    if (v === undefined || v === null || v === '' || v !== values[f.differsFrom]) continue;
+    const other = schema.fields.find((o) => o.name === f.differsFrom);
+    return { field: f.name, message: sameValueMessage(f.title, other?.title ?? f.differsFrom) };
+  }
+  return undefined;
+}
 
 /** Formily's own bookkeeping keys on array rows (e.g. ArrayTable's `__DO_NOT_USE_THIS_PROPERTY_index__`). */
 const INTERNAL_KEY = /^__.*__$/;

@@ -135,6 +135,9 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
   return (
     <ProTable<T, U>
       sticky={sticky}
+      // Columns keep their widths and cut their text with "…" (buildColumns): antd lays a table out this
+      // way on its own only for columns with `ellipsis`, which ProTable answers with a Typography per cell.
+      tableLayout="fixed"
       {...rest}
       columns={finalColumns}
       dataSource={dataSource}

@@ -7,6 +7,14 @@ import { DEFAULT_COLUMN_WIDTH, MIN_COLUMN_WIDTH, tooltipPlacement, type WidthPla
 /** Column widths the user has set by resizing, keyed by `columnKey`. */
 export type ColumnWidths = Record<string, number>;
 
+/** antd's class of a column whose text is cut with "…" (cells and header). */
+export const ELLIPSIS_CLASS = 'ant-table-cell-ellipsis';
+
+/** Cell props with antd's ellipsis class added to their className. */
+function withEllipsisClass<P extends { className?: string }>(props: P | undefined): P {
+  return { ...props, className: props?.className ? `${props.className} ${ELLIPSIS_CLASS}` : ELLIPSIS_CLASS } as P;
+}
+
 /** Value types whose cells are not text and so get no ellipsis/tooltip. */
 const NON_TEXT_VALUE_TYPES = new Set(['option', 'index', 'indexBorder']);
 
@@ -53,7 +61,8 @@ export interface BuildColumnsOptions {
  * - widths: user-resized widths win; when horizontal scroll applies, columns without a width get
  *   DEFAULT_COLUMN_WIDTH so the real table width equals `plan.scrollX`;
  * - no horizontal scroll → every `fixed` is removed (the 操作 column is fixed right only while scrolling);
- * - text columns are truncated with an ellipsis and a tooltip (opt out with `ellipsis: false`);
+ * - text columns are truncated with an ellipsis and a tooltip (opt out with `ellipsis: false`): antd's
+ *   ellipsis class on its cells and header, and the cell's own EllipsisCell;
  * - header cells get ResizableTitle props through `onHeaderCell`.
  */
 export function buildColumns<T>(
@@ -74,10 +83,16 @@ export function buildColumns<T>(
     else if (scrolling && visible && next.width === undefined) next.width = DEFAULT_COLUMN_WIDTH;
     if (!scrolling) delete next.fixed;
 
-    if (visible && wantsEllipsis(col as ProColumns<never>)) {
+    const ellipsis = visible && wantsEllipsis(col as ProColumns<never>);
+    if (ellipsis) {
       const placement = tooltipPlacement(shown.indexOf(col), count);
       const original = col.render;
-      next.ellipsis = { showTitle: false };
+      // antd's ellipsis class on the cells and the header (the table is laid out `fixed`, see ConsoleTable)
+      // rather than `ellipsis`, which makes ProTable wrap every cell in a Typography.Text. On the cells, not
+      // as the column's className, which ProTable would also give the column's search-form item.
+      delete next.ellipsis;
+      const userCell = col.onCell;
+      next.onCell = (record, index) => withEllipsisClass(userCell?.(record, index));
       next.render = (dom, entity, index, action, schema) => {
         const out = original ? original(dom, entity, index, action, schema) : dom;
         if (isRenderedCellObject(out)) return out;
@@ -85,18 +100,18 @@ export function buildColumns<T>(
       };
     }
 
-    if (visible && options.onResize) {
-      const onResize = options.onResize;
+    const onResize = options.onResize;
+    if (visible && (onResize || ellipsis)) {
       const userHeaderCell = col.onHeaderCell;
       const width = next.width;
       next.onHeaderCell = (column) => {
         const base = userHeaderCell ? userHeaderCell(column) : {};
-        const extra: ResizableTitleProps = {
+        const extra: ResizableTitleProps | undefined = onResize && {
           width: typeof width === 'number' ? width : undefined,
           minWidth: MIN_COLUMN_WIDTH,
           onResize: (w: number) => onResize(key, w),
         };
-        return { ...base, ...extra } as ReturnType<NonNullable<ProColumns<T>['onHeaderCell']>>;
+        return (ellipsis ? withEllipsisClass({ ...base, ...extra }) : { ...base, ...extra }) as ReturnType<NonNullable<ProColumns<T>['onHeaderCell']>>;
       };
     }
     return next;

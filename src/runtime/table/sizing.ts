@@ -73,7 +73,7 @@ export function actionColumnWidth(labels: readonly string[]): number {
 
 export const DEFAULT_PAGE_SIZE = 30;
 export const PAGE_SIZE_OPTIONS: string[] = ['30', '50', '100'];
-/** The spec's pagination labels (antd Pagination `locale`), as §9 spells them: used by both locales of src/runtime/i18n. */
+/** The spec's pagination labels (antd Pagination `locale`), as §9 spells them: the zh-CN catalog of src/runtime/i18n uses them. */
 export const PAGINATION_LABELS = {
   items_per_page: '/ page',
   jump_to: 'Go to',

@@ -53,7 +53,9 @@ export function useListUrlState(schema: { columns: readonly UrlStateColumn[]; pa
     (params, sort) => {
       const state = stateFromRequest(params, sort, schema.columns, defaultPageSize);
       const key = listStateKey(state);
-      setMounted((m) => (m.loaded ? m : { ...m, loaded: true }));
+      // Only a list that mounted with filters has initial values to clear (a state change re-renders the
+      // whole table, and an unfiltered list's first load has nothing to change).
+      setMounted((m) => (m.loaded || Object.keys(m.state.filters).length === 0 ? m : { ...m, loaded: true }));
       if (key === written.current) return;
       written.current = key;
       const loc = locationRef.current;

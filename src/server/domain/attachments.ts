@@ -41,7 +41,7 @@ export function parseAttachmentIds(raw: unknown): number[] {
   if (ids.some((v) => typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 2147483647)) throw bad();
   if (new Set(ids).size !== ids.length) throw new DomainError(400, '理赔材料中有重复的文件', 'attachmentIds');
   if (ids.length > CLAIM_ATTACHMENT_MAX_COUNT) {
-    throw new DomainError(400, `每个理赔案件最多上传 ${CLAIM_ATTACHMENT_MAX_COUNT} 个文件`, 'attachmentIds');
+    throw new DomainError(400, `每个理赔申请最多上传 ${CLAIM_ATTACHMENT_MAX_COUNT} 个文件`, 'attachmentIds');
   }
   return ids as number[];
 }
@@ -62,5 +62,5 @@ export async function linkAttachments(tx: Queryable, businessId: string, claimId
   if (linked.length === ids.length) return;
   const done = new Set(linked.map((r) => Number(r.id)));
   const missing = ids.filter((id) => !done.has(id));
-  throw new DomainError(400, `理赔材料（编号 ${missing.join('、')}）不存在或已用于其他理赔案件，请重新上传`, 'attachmentIds');
+  throw new DomainError(400, `理赔材料（编号 ${missing.join('、')}）不存在或已用于其他理赔申请，请重新上传`, 'attachmentIds');
 }

@@ -17,9 +17,25 @@ export type { BankAccountInput };
  * statement that fails inside a PostgreSQL transaction aborts it (and these functions usually run in
  * the route's transaction, with its idempotency record), so a retry could only fail again.
  */
-async function lockBusiness(tx: Queryable, businessId: string): Promise<void> {
-  const rows = await tx.query('SELECT id FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
+async function lockBusiness(tx: Queryable, businessId: string): Promise<{ name: string }> {
+  const rows = await tx.query<{ name: string }>('SELECT name FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
   if (!rows[0]) throw new DomainError(404, '企业不存在');
+  return rows[0];
+}
+
+/** A name as compared with the business's: no spaces, parentheses in their full-width form. */
+const asName = (s: string): string => s.replace(/\s+/g, '').replace(/\(/g, '（').replace(/\)/g, '）');
+
+/**
+ * The account's own rules, checked with the business row locked (so two parallel requests cannot both
+ * add one number): the account name is the business's name, and a number is added once per business.
+ */
+async function checkAccount(tx: Queryable, businessId: string, businessName: string, accountName: string, accountNo: string): Promise<void> {
+  if (asName(accountName) !== asName(businessName)) {
+    throw new DomainError(400, `账户名称须与企业名称「${businessName}」一致`, 'accountName');
+  }
+  const taken = await tx.query('SELECT 1 FROM bank_accounts WHERE business_id = $1 AND account_no = $2', [businessId, accountNo]);
+  if (taken[0]) throw new DomainError(409, '该银行账号已添加，不能重复添加', 'accountNo');
 }
 
 /** A default-index collision (only a writer that bypasses lockBusiness can cause one) as a 409 to retry. */
@@ -46,7 +62,8 @@ export async function addBankAccount(
   if (!/^\d{8,30}$/.test(accountNo)) throw new DomainError(400, '银行账号应为 8–30 位数字', 'accountNo');
   return oneDefault(() =>
     db.tx(async (tx) => {
-      await lockBusiness(tx, biz.businessId);
+      const business = await lockBusiness(tx, biz.businessId);
+      await checkAccount(tx, biz.businessId, business.name, String(input.accountName ?? ''), accountNo);
       const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM bank_accounts WHERE business_id = $1', [biz.businessId]);
       const makeDefault = input.isDefault === true || n === 0;
       if (makeDefault) await tx.query('UPDATE bank_accounts SET is_default = false WHERE business_id = $1 AND is_default', [biz.businessId]);

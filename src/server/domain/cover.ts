@@ -59,11 +59,11 @@ export async function checkClaimCover(tx: Queryable, businessId: string, input: 
     covers: boolean;
     person_id: number | null;
   }>(
-    `SELECT r.id AS record_id, p.id AS plan_id, p.name AS plan_name, p.claim_limit_cents::float8 AS claim_limit_cents,
+    `SELECT r.id AS record_id, p.code AS plan_id, p.name AS plan_name, p.claim_limit_cents::float8 AS claim_limit_cents,
             (r.effective_date <= $3::date AND r.expiry_date >= $3::date) AS covers,
             (SELECT ip.id FROM insured_persons ip WHERE ip.business_id = r.business_id AND ip.id_card = r.id_card) AS person_id
        FROM insure_records r
-       JOIN plans p ON p.id = coalesce(r.plan_id, (SELECT id FROM plans WHERE name = r.plan_name))
+       JOIN plans p ON p.code = coalesce(r.plan_id, (SELECT code FROM plans WHERE name = r.plan_name))
       WHERE r.business_id = $1 AND r.id_card = $2 AND r.status IN ('effective','expired')
       ORDER BY covers DESC, p.claim_limit_cents DESC, r.id DESC`,
     [businessId, idCard, input.accidentDate],
@@ -101,6 +101,32 @@ export async function checkClaimCover(tx: Queryable, businessId: string, input: 
   };
 }
 
+/**
+ * A claim names the insured person of that ID number in this business, and is filed once: the name
+ * must be theirs, and a claim that repeats an open or paid one of the same person, accident date and
+ * amount is refused (nothing stored). Runs after the person's row is locked, so a parallel copy waits
+ * for the first and then sees it.
+ */
+export async function checkClaimIdentity(tx: Queryable, businessId: string, input: ClaimCoverInput & { personName?: unknown }): Promise<void> {
+  const idCard = String(input.idCard ?? '').trim().toUpperCase();
+  const [known] = await tx.query<{ name: string | null }>(
+    `SELECT coalesce((SELECT name FROM insured_persons WHERE business_id = $1 AND id_card = $2),
+                     (SELECT person_name FROM insure_records WHERE business_id = $1 AND id_card = $2 ORDER BY id DESC LIMIT 1)) AS name`,
+    [businessId, idCard],
+  );
+  if (known?.name && known.name.trim() !== String(input.personName ?? '').trim()) {
+    throw new DomainError(400, '出险人姓名与该身份证号的参保人员不一致，请核对参保人员名单', 'personName');
+  }
+  const [same] = await tx.query<{ claim_no: string }>(
+    `SELECT claim_no FROM claims WHERE business_id = $1 AND id_card = $2 AND accident_date = $3::date AND amount_cents = $4 AND status <> 'rejected'
+      ORDER BY id LIMIT 1`,
+    [businessId, idCard, input.accidentDate, input.amountCents],
+  );
+  if (same) {
+    throw new DomainError(409, `该人员已有同一出险日期、同一申请金额的理赔申请 ${same.claim_no}，请勿重复提交`, 'accidentDate');
+  }
+}
+
 /** The claim entity's fields as the request gives them; the domain reads the ones below (amount in cents). */
 export interface ClaimInput extends ClaimCoverInput, Record<string, unknown> {
   personName: string;
@@ -133,6 +159,7 @@ export async function createClaim(
       String(input.idCard ?? '').trim().toUpperCase(),
     ]);
     const cover = await checkClaimCover(tx, biz.businessId, input);
+    await checkClaimIdentity(tx, biz.businessId, input);
     const claimNo = await serialNo(tx, 'LP');
     const attachmentIds = input.attachmentIds ?? [];
     // Every field of the claim entity the request gives; the domain sets number, amount, status and cover.

@@ -1,8 +1,5 @@
 import type { Db, Queryable } from '../db.ts';
-import { seedPlans } from './plans.ts';
 import { businessTz } from './util.ts';
-
-export { seedPlans } from './plans.ts';
 
 /** Adds a named constraint once: re-running hits duplicate_object (42710) and is ignored. */
 const addConstraint = (table: string, name: string, def: string) =>
@@ -19,14 +16,6 @@ const addConstraint = (table: string, name: string, def: string) =>
 export const MONEY_DDL: string[] = [
   // One-time data backfills that have run on this database (backfillMoneyOnce).
   `CREATE TABLE IF NOT EXISTS backfills (name TEXT PRIMARY KEY, done_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-  `CREATE TABLE IF NOT EXISTS plans (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    unit TEXT NOT NULL CHECK (unit IN ('month','day')),
-    price_cents BIGINT NOT NULL CHECK (price_cents > 0),
-    claim_limit_cents BIGINT NOT NULL CHECK (claim_limit_cents > 0),
-    on_sale BOOLEAN NOT NULL DEFAULT true
-  )`,
   // Balance never goes negative (the atomic deduction is the first guard, this is the last).
   addConstraint('businesses', 'businesses_balance_nonneg', 'CHECK (balance_cents >= 0)'),
   // At most one default bank account per business: demote extra defaults left by the old race first.
@@ -46,11 +35,15 @@ export const MONEY_DDL: string[] = [
     PRIMARY KEY (invoice_id, order_no)
   )`,
   `CREATE UNIQUE INDEX IF NOT EXISTS invoice_orders_once ON invoice_orders (order_no) WHERE active`,
+  // The orders an invoice application may pick (finance-choices.ts): small beside all of a business's orders.
+  `CREATE INDEX IF NOT EXISTS orders_invoiceable_idx ON orders (business_id, paid_at DESC NULLS LAST, id DESC) WHERE pay_status = 'paid' AND NOT invoiced`,
   // Plans and cover on the insurance tables.
   `ALTER TABLE insure_records ADD COLUMN IF NOT EXISTS plan_id TEXT`,
   `ALTER TABLE insured_persons ADD COLUMN IF NOT EXISTS plan_id TEXT`,
   `CREATE INDEX IF NOT EXISTS insure_records_cover_idx ON insure_records (business_id, id_card, effective_date)`,
   `CREATE INDEX IF NOT EXISTS insure_records_batch_idx ON insure_records (batch_id)`,
+  // Persons whose automatic-insurance status still lacks its reason (backfillAutoStatus): empty once filled.
+  `CREATE INDEX IF NOT EXISTS insured_persons_reason_todo ON insured_persons (id) WHERE auto_status IN ('0','3') AND auto_reason IS NULL`,
   `ALTER TABLE claims ADD COLUMN IF NOT EXISTS person_id INTEGER`,
   `ALTER TABLE claims ADD COLUMN IF NOT EXISTS plan_id TEXT`,
   `ALTER TABLE claims ADD COLUMN IF NOT EXISTS cover_checked BOOLEAN NOT NULL DEFAULT false`,
@@ -115,8 +108,8 @@ export const DOMAIN_COLUMNS: Record<string, string[]> = (() => {
  * them). Idempotent; run after seeding too. Only touches rows that were never written by the domain.
  */
 export const MONEY_BACKFILL: string[] = [
-  `UPDATE insure_records r SET plan_id = p.id FROM plans p WHERE r.plan_id IS NULL AND p.name = r.plan_name`,
-  `UPDATE insured_persons r SET plan_id = p.id FROM plans p WHERE r.plan_id IS NULL AND p.name = r.plan_name`,
+  `UPDATE insure_records r SET plan_id = p.code FROM plans p WHERE r.plan_id IS NULL AND p.name = r.plan_name`,
+  `UPDATE insured_persons r SET plan_id = p.code FROM plans p WHERE r.plan_id IS NULL AND p.name = r.plan_name`,
   // Legacy refunds were never summed on the invoice.
   `UPDATE invoices i SET refunded_cents = LEAST(i.amount_cents, s.total)
      FROM (SELECT business_id, invoice_no, sum(amount_cents) AS total FROM invoice_refunds
@@ -140,10 +133,9 @@ export const MONEY_BACKFILL: string[] = [
  */
 export const MONEY_BACKFILL_NAME = 'money-2026-11';
 
-/** Runs MONEY_DDL, seeds the plans table and backfills (once per database). Call after migrate(db). */
+/** Runs MONEY_DDL and the backfills (once per database). Call after migrate(db), which creates the plans table. */
 export async function applyMoneyDdl(db: Db): Promise<void> {
   for (const sql of MONEY_DDL) await db.query(sql);
-  await seedPlans(db);
   await backfillMoneyOnce(db);
 }
 

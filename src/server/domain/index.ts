@@ -10,6 +10,7 @@ export * from './auto-insure.ts';
 export * from './quote.ts';
 export * from './invoice.ts';
 export * from './refund.ts';
+export * from './finance-choices.ts';
 export * from './bank.ts';
 export * from './payment.ts';
 export * from './idempotency.ts';

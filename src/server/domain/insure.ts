@@ -8,10 +8,10 @@ import { apiSelect, columns, recordset, recordValues, sharedKeys, storedJson, to
 import { DomainError, type FieldProblem } from './errors.ts';
 import { deductBalance } from './balance.ts';
 import { coverStartError } from './cover.ts';
-import { requirePlan } from './plans.ts';
+import { autoInsureAges, outOfAgeRows, requirePlan } from './plans.ts';
 import { mapInSlices, yieldToLoop } from '../util.ts';
 import { recheckStatuses, selectAutoInsured, type AutoSkip, type StoredPerson } from './auto-insure.ts';
-import { AutoInsureStatus, initialStatus } from '../../shared/auto-insure.ts';
+import { AutoInsureStatus, initialStatus, statusReason } from '../../shared/auto-insure.ts';
 import { addDays, addMonths, cents, fmtYuan, localParts, serialNo, serialNos, type BizRef } from './util.ts';
 
 /**
@@ -177,9 +177,14 @@ export async function createInsuranceBatch(
       throw new DomainError(403, '当前企业未开通考勤服务包');
     }
     const plan = await requirePlan(tx, input.planId, input.source === 'roster' ? 'month' : 'day');
+    // Insurable ages are the plan's: a roster with someone outside them is refused with the rows and reasons.
+    const tooOld = input.source === 'roster' ? outOfAgeRows(allRows, plan, input.startDate, (card) => rowNo.get(card) ?? 0) : [];
+    if (tooOld.length) throw new DomainError(400, `名单中有 ${tooOld.length} 人不在该方案的可投保年龄之内，本批次未提交`, 'rows', tooOld);
+    // Automatic insurance judges a roster's persons by the day plans it may buy (attendance: by its own plan).
+    const autoAges = input.source === 'roster' ? await autoInsureAges(tx) : [plan];
     // Attendance insures only persons in 自动投保中 (after this submission's information is applied).
     const auto = input.source === 'attendance'
-      ? await selectAutoInsured(tx, person, biz.businessId, allRows, input.startDate, (card) => rowNo.get(card) ?? 0)
+      ? await selectAutoInsured(tx, person, biz.businessId, allRows, input.startDate, (card) => rowNo.get(card) ?? 0, plan)
       : { insure: allRows, skipped: [] };
     const rows = auto.insure;
     const perPerson = plan.priceCents * units;
@@ -215,24 +220,24 @@ export async function createInsuranceBatch(
     // what the person already holds. The rows travel as one JSON parameter: JSON.stringify is native,
     // where the driver would escape 25,000 array elements one by one in JavaScript.
     const keys = writableKeys(person);
-    const persons = await mapInSlices(rows, (r) => ({
-      ...toStored(person, r, keys),
-      autoStatus: String(input.source === 'attendance' ? AutoInsureStatus.Insuring : initialStatus(r, input.startDate)),
-    }));
+    const persons = await mapInSlices(rows, (r) => {
+      const status = input.source === 'attendance' ? AutoInsureStatus.Insuring : initialStatus(r, input.startDate, autoAges);
+      return { ...toStored(person, r, keys), autoStatus: String(status), autoReason: statusReason(status, r, input.startDate, autoAges) };
+    });
     await yieldToLoop();
     const existing = await tx.query<StoredPerson>(
       `WITH up AS (
-         INSERT INTO insured_persons (business_id, ${columns(person, keys).join(', ')}, plan_name, plan_id, status, start_date, end_date, auto_status)
-         SELECT $1, ${recordValues(keys).join(', ')}, $2, $3, $4, $5::date, $6::date, t."autoStatus"
-           FROM ${recordset(person, keys, '$7', 't', { autoStatus: 'text' })}
+         INSERT INTO insured_persons (business_id, ${columns(person, keys).join(', ')}, plan_name, plan_id, status, start_date, end_date, auto_status, auto_reason)
+         SELECT $1, ${recordValues(keys).join(', ')}, $2, $3, $4, $5::date, $6::date, t."autoStatus", t."autoReason"
+           FROM ${recordset(person, keys, '$7', 't', { autoStatus: 'text', autoReason: 'text' })}
           ORDER BY t."idCard"
-         ON CONFLICT (business_id, id_card) DO UPDATE SET ${updateSet(person, keys.filter((k) => k !== 'idCard'), { from: 'EXCLUDED', table: 'insured_persons', keep: true })},${input.source === 'attendance' ? ' auto_status = EXCLUDED.auto_status,' : ''}
+         ON CONFLICT (business_id, id_card) DO UPDATE SET ${updateSet(person, keys.filter((k) => k !== 'idCard'), { from: 'EXCLUDED', table: 'insured_persons', keep: true })},${input.source === 'attendance' ? ' auto_status = EXCLUDED.auto_status, auto_reason = EXCLUDED.auto_reason,' : ''}
            plan_name = CASE WHEN ${KEEP} THEN insured_persons.plan_name ELSE EXCLUDED.plan_name END,
            plan_id = CASE WHEN ${KEEP} THEN insured_persons.plan_id ELSE EXCLUDED.plan_id END,
            status = CASE WHEN ${KEEP} THEN insured_persons.status ELSE EXCLUDED.status END,
            start_date = CASE WHEN ${KEEP} THEN insured_persons.start_date ELSE EXCLUDED.start_date END,
            end_date = CASE WHEN ${KEEP} THEN insured_persons.end_date ELSE EXCLUDED.end_date END
-         RETURNING id, auto_status, ${apiSelect(person, keys)}, xmax <> 0 AS existed)
+         RETURNING id, auto_status, auto_reason, ${apiSelect(person, keys)}, xmax <> 0 AS existed)
        SELECT * FROM up WHERE existed AND $9::boolean`,
       [biz.businessId, plan.name, plan.id, personStatus, input.startDate, endDate, JSON.stringify(persons), today, input.source === 'roster'],
     );
@@ -277,7 +282,7 @@ export async function createInsuranceBatch(
       if (auto.skipped.length) await recordAttendanceRows(tx, entities.get('insure-batch-row'), person, biz.businessId, batch.id, input.rows, auto.skipped);
     } else {
       // A person already on the list is re-checked with the information this roster gave them.
-      await recheckStatuses(tx, existing, input.startDate, biz.businessId);
+      await recheckStatuses(tx, existing, input.startDate, biz.businessId, autoAges);
     }
 
     const paid = prepaid && !payLater;

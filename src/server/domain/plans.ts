@@ -1,86 +1,56 @@
+/**
+ * Insurance plans: rows of the platform entity `plan` (schemas/entities/plan.json, table `plans`),
+ * shared by every business and kept by the platform's operations. Every reader of a plan (the pickers,
+ * quotes, roster and attendance insurance, claims) comes through here; the columns come from the entity.
+ * The demo plans are demo data (src/server/seed.ts).
+ */
 import type { Queryable } from '../db.ts';
-import { PLANS } from '../seed.ts';
-import { cents } from './util.ts';
-import { DomainError } from './errors.ts';
+import { selectList } from '../entity/query.ts';
+import { repoEntities } from '../entity/repo.ts';
+import type { PlanRow } from '../../generated/entities.ts';
+import { ageProblem, type AgeRange } from '../../shared/insurable-age.ts';
+import { DomainError, type FieldProblem } from './errors.ts';
 
 export interface Plan {
+  /** The plan's code (方案代码): what insure_records / insured_persons / claims.plan_id hold. */
   id: string;
   name: string;
   unit: 'month' | 'day';
   priceCents: number;
   claimLimitCents: number;
+  /** Insurable ages (whole years on the cover start), inclusive. */
+  minAge: number;
+  maxAge: number;
   onSale: boolean;
 }
 
-/** Stable ids and claim limits for the plans the product sells today (limits in cents). */
-const KNOWN: Record<string, { id: string; claimLimitCents: number }> = {
-  '雇主责任险·标准版（60万）': { id: 'employer-std-60w', claimLimitCents: 600_000_00 },
-  '团体意外险·基础版（30万）': { id: 'group-accident-30w', claimLimitCents: 300_000_00 },
-  '骑手意外险·升级版（80万）': { id: 'rider-accident-80w', claimLimitCents: 800_000_00 },
-  '灵活用工日单险（按天）': { id: 'flex-day', claimLimitCents: 200_000_00 },
-};
+const planEntity = () => repoEntities().registry.get('plan');
 
-/** Default limit for a plan whose name does not say it (20万). */
-const DEFAULT_LIMIT_CENTS = 200_000_00;
-
-/** The rows seedPlans writes: ids and limits from KNOWN, else parsed from 「（60万）」 in the name. */
-export function planSeedRows(): Plan[] {
-  return Object.entries(PLANS).map(([name, p], i) => {
-    const known = KNOWN[name];
-    const m = /（(\d+)万）/.exec(name);
-    return {
-      id: known?.id ?? `plan-${i + 1}`,
-      name,
-      unit: p.unit,
-      priceCents: p.cents,
-      claimLimitCents: known?.claimLimitCents ?? (m ? Number(m[1]) * 10_000_00 : DEFAULT_LIMIT_CENTS),
-      onSale: true,
-    };
-  });
-}
-
-/** Inserts the plans from seed.ts PLANS; existing rows (maybe repriced by operations) are left alone. */
-export async function seedPlans(db: Queryable): Promise<void> {
-  for (const p of planSeedRows()) {
-    await db.query(
-      `INSERT INTO plans (id, name, unit, price_cents, claim_limit_cents, on_sale)
-       VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (id) DO NOTHING`,
-      [p.id, p.name, p.unit, p.priceCents, p.claimLimitCents, p.onSale],
-    );
-  }
-}
-
-interface PlanRow {
-  id: string;
-  name: string;
-  unit: 'month' | 'day';
-  price_cents: number;
-  claim_limit_cents: number;
-  on_sale: boolean;
-}
+const toCents = (yuan: number): number => Math.round(Number(yuan) * 100);
 
 const toPlan = (r: PlanRow): Plan => ({
-  id: r.id,
+  id: r.code,
   name: r.name,
   unit: r.unit,
-  priceCents: cents(r.price_cents),
-  claimLimitCents: cents(r.claim_limit_cents),
-  onSale: r.on_sale,
+  priceCents: toCents(r.price),
+  claimLimitCents: toCents(r.claimLimit),
+  minAge: Number(r.minAge),
+  maxAge: Number(r.maxAge),
+  onSale: r.onSale !== false,
 });
 
-/** A plan by id or (for today's routes, which send planName) by its name. */
-export async function findPlan(q: Queryable, idOrName: string): Promise<Plan | undefined> {
+/** A plan by code or (for today's routes, which send planName) by its name. */
+export async function findPlan(q: Queryable, codeOrName: string): Promise<Plan | undefined> {
   const rows = await q.query<PlanRow>(
-    `SELECT id, name, unit, price_cents::float8 AS price_cents, claim_limit_cents::float8 AS claim_limit_cents, on_sale
-       FROM plans WHERE id = $1 OR name = $1 ORDER BY (id = $1) DESC LIMIT 1`,
-    [idOrName],
+    `SELECT ${selectList(planEntity())} FROM plans WHERE code = $1 OR name = $1 ORDER BY (code = $1) DESC LIMIT 1`,
+    [codeOrName],
   );
   return rows[0] ? toPlan(rows[0]) : undefined;
 }
 
 /** A plan that is on sale with the expected pricing unit, or a domain error. */
-export async function requirePlan(q: Queryable, idOrName: string, unit: 'month' | 'day'): Promise<Plan> {
-  const plan = idOrName ? await findPlan(q, idOrName) : undefined;
+export async function requirePlan(q: Queryable, codeOrName: string, unit: 'month' | 'day'): Promise<Plan> {
+  const plan = codeOrName ? await findPlan(q, codeOrName) : undefined;
   if (!plan || !plan.onSale) throw new DomainError(400, '该保险方案不存在或已停售', 'planId');
   if (plan.unit !== unit) {
     throw new DomainError(400, unit === 'month' ? '请选择按月计费的保险方案' : '请选择按天计费的保险方案', 'planId');
@@ -88,11 +58,58 @@ export async function requirePlan(q: Queryable, idOrName: string, unit: 'month' 
   return plan;
 }
 
-export async function listPlans(q: Queryable, unit?: 'month' | 'day'): Promise<Plan[]> {
+/** The plans on sale (`all`: every plan) of one pricing unit when given, in the order they were added. */
+export async function listPlans(q: Queryable, unit?: 'month' | 'day', opts: { all?: boolean } = {}): Promise<Plan[]> {
   const rows = await q.query<PlanRow>(
-    `SELECT id, name, unit, price_cents::float8 AS price_cents, claim_limit_cents::float8 AS claim_limit_cents, on_sale
-       FROM plans WHERE on_sale AND ($1::text IS NULL OR unit = $1) ORDER BY id`,
-    [unit ?? null],
+    `SELECT ${selectList(planEntity())} FROM plans WHERE (on_sale OR $2) AND ($1::text IS NULL OR unit = $1) ORDER BY id`,
+    [unit ?? null, opts.all === true],
   );
   return rows.map(toPlan);
 }
+
+/**
+ * The ages automatic insurance judges a person by outside an attendance submission (registering,
+ * editing, starting): those of the day plans on sale, any of which an attendance submission may buy.
+ */
+export async function autoInsureAges(q: Queryable): Promise<AgeRange[]> {
+  return (await listPlans(q, 'day')).map((p) => ({ minAge: p.minAge, maxAge: p.maxAge }));
+}
+
+/**
+ * Roster rows outside the plan's insurable ages on the cover start, one problem per row with the
+ * reason (「第 3 行 王五：年龄 86 岁，不在该方案可投保年龄 16–65 岁之内」), in row order.
+ */
+export function outOfAgeRows(
+  rows: ReadonlyArray<{ name?: unknown; idCard: string }>,
+  plan: AgeRange,
+  onDate: string,
+  rowNoOf: (idCard: string) => number,
+): FieldProblem[] {
+  const out: Array<FieldProblem & { n: number }> = [];
+  for (const r of rows) {
+    const problem = ageProblem(r.idCard, onDate, plan);
+    if (!problem) continue;
+    const n = rowNoOf(r.idCard);
+    out.push({ n, field: `rows[${n - 1}].idCard`, message: `第 ${n} 行 ${String(r.name ?? '')}：${problem}` });
+  }
+  return out.sort((a, b) => a.n - b.n).map(({ field, message }) => ({ field, message }));
+}
+
+/**
+ * Plans stored before they were an entity (text `id` holding the code, no ages): the id becomes the
+ * code, rows get a serial id, and the ages the rule had then (16–65). Runs before the entity migration
+ * (which then finds the table in its entity shape); nothing happens on any other database.
+ */
+export const LEGACY_PLANS_DDL = `DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM information_schema.columns
+              WHERE table_schema = current_schema() AND table_name = 'plans' AND column_name = 'id' AND data_type = 'text') THEN
+    ALTER TABLE plans DROP CONSTRAINT IF EXISTS plans_pkey;
+    ALTER TABLE plans DROP CONSTRAINT IF EXISTS plans_name_key;
+    ALTER TABLE plans RENAME COLUMN id TO code;
+    ALTER TABLE plans ADD COLUMN id SERIAL PRIMARY KEY;
+    ALTER TABLE plans ADD COLUMN min_age INTEGER NOT NULL DEFAULT 16;
+    ALTER TABLE plans ADD COLUMN max_age INTEGER NOT NULL DEFAULT 65;
+    ALTER TABLE plans ALTER COLUMN min_age DROP DEFAULT;
+    ALTER TABLE plans ALTER COLUMN max_age DROP DEFAULT;
+  END IF;
+END $$`;

@@ -32,7 +32,7 @@ export async function applyRefund(
   entity: EntitySchema = repoEntities().registry.get('invoice-refund'),
 ): Promise<RefundResult> {
   const amt = input.amountCents;
-  if (!isPositiveCents(amt)) throw new DomainError(400, '退款金额应大于 0', 'amount');
+  if (!isPositiveCents(amt)) throw new DomainError(400, '退票金额应大于 0', 'amount');
   const invoiceNo = String(input.invoiceNo ?? '').trim();
   return db.tx(async (tx) => {
     const upd = await tx.query<{ amount: number; refunded: number }>(
@@ -49,7 +49,7 @@ export async function applyRefund(
         [biz.businessId, invoiceNo],
       );
       if (!cur[0]) throw new DomainError(404, `发票 ${invoiceNo} 不存在`, 'invoiceNo');
-      if (cur[0].status !== 'issued') throw new DomainError(400, '仅已开具的发票可申请退款', 'invoiceNo');
+      if (cur[0].status !== 'issued') throw new DomainError(400, '仅已开具的发票可申请退票', 'invoiceNo');
       const left = cents(cur[0].amount) - cents(cur[0].refunded);
       throw new DomainError(400, `该发票最多可退 ¥${fmtYuan(left)}`, 'amount');
     }

@@ -103,6 +103,27 @@ export function sortKey(col: string, f: FieldSchema | undefined, order: 'ascend'
   return order === 'ascend' ? `${col} ASC NULLS FIRST, id ASC` : `${col} DESC NULLS LAST, id DESC`;
 }
 
+/** The last row a keyset page read: its sort column as text (`col::text`, exact for every type; null when empty) and its id. */
+export interface SeekKey {
+  value: string | null;
+  id: number;
+}
+
+/**
+ * WHERE clause for the rows after `last` in sortKey's order (keyset paging: each page starts where the
+ * previous one ended, however deep, and rows written meanwhile shift nothing). `p` adds a parameter.
+ */
+export function seekAfter(col: string, f: FieldSchema | undefined, order: 'ascend' | 'descend', last: SeekKey, p: (v: unknown) => string): string {
+  const cmp = order === 'ascend' ? '>' : '<';
+  const id = `${p(last.id)}::int`;
+  if (col === 'id' || !f) return `id ${cmp} ${id}`;
+  const row = () => `(${col}, id) ${cmp} (${p(last.value)}::${sqlType(f)}, ${id})`;
+  if (!isNullable(f)) return row();
+  // Empty values come first ascending and last descending (sortKey).
+  if (last.value === null) return order === 'ascend' ? `((${col} IS NULL AND id > ${id}) OR ${col} IS NOT NULL)` : `(${col} IS NULL AND id < ${id})`;
+  return order === 'ascend' ? row() : `(${row()} OR ${col} IS NULL)`;
+}
+
 /**
  * The characters of a text column (or parameter), lower-cased, as an array: the key of the index that
  * serves contains-search terms of one or two characters (姓名 张伟, 产品 外卖), where `array @> array`
@@ -140,27 +161,33 @@ export interface IndexOptions {
  */
 export function indexesFor(e: EntitySchema, opts: IndexOptions = {}): IndexDef[] {
   const t = tableOf(e);
-  const out: IndexDef[] = [{ name: `${t}_business_idx`, sql: `CREATE INDEX IF NOT EXISTS ${t}_business_idx ON ${t} (business_id, id)` }];
+  const business = isBusinessScoped(e);
+  // A platform entity's rows belong to no business: its keys start at the field itself.
+  const scoped = (cols: string) => (business ? `(business_id, ${cols})` : `(${cols})`);
+  const out: IndexDef[] = business ? [{ name: `${t}_business_idx`, sql: `CREATE INDEX IF NOT EXISTS ${t}_business_idx ON ${t} (business_id, id)` }] : [];
   const add = (name: string, def: string) => out.push({ name, sql: `CREATE ${def.startsWith('UNIQUE') ? 'UNIQUE INDEX' : 'INDEX'} IF NOT EXISTS ${name} ON ${t} ${def.replace(/^UNIQUE /, '')}` });
   for (const [key, f] of Object.entries(e.fields)) {
     if (f.type === 'array') continue;
     const c = columnOf(key, f);
     if (f.unique && isSerial(f)) add(`${t}_${c}_key`, `UNIQUE (${c})`);
-    else if (f.unique) add(`${t}_${c}_uniq`, `UNIQUE (business_id, ${c})`);
-    if (f.sort && isNullable(f)) add(`${t}_${c}_desc_idx`, `(business_id, ${c} DESC NULLS LAST, id DESC)`);
-    else if (f.sort) add(`${t}_${c}_sort_idx`, `(business_id, ${c}, id)`);
+    else if (f.unique) add(`${t}_${c}_uniq`, `UNIQUE ${scoped(c)}`);
+    if (f.sort && isNullable(f)) add(`${t}_${c}_desc_idx`, scoped(`${c} DESC NULLS LAST, id DESC`));
+    else if (f.sort) add(`${t}_${c}_sort_idx`, scoped(`${c}, id`));
     if (f.search === 'contains' && !f.mask) add(`${t}_${c}_chars`, `USING gin (${charsOf(c)})`);
     if (f.search === 'contains' && !f.mask && opts.trigram) add(`${t}_${c}_trgm`, `USING gin (${c} "${opts.trigram.replace(/"/g, '""')}".gin_trgm_ops)`);
-    else if (f.search && !f.sort && !f.unique) add(`${t}_${c}_idx`, `(business_id, ${c})`);
+    else if (f.search && !f.sort && !f.unique) add(`${t}_${c}_idx`, scoped(c));
   }
   return out;
 }
 
-/** CREATE TABLE for a stored entity (id SERIAL, business_id scoped to businesses). */
+/** Whether the entity's rows belong to a business (the default) rather than to the platform (scope "platform"). */
+export const isBusinessScoped = (e: EntitySchema): boolean => e.scope !== 'platform';
+
+/** CREATE TABLE for a stored entity (id SERIAL; business_id scoped to businesses unless the entity is the platform's). */
 export function createTableSql(e: EntitySchema, entities: Record<string, EntitySchema>): string {
   const cols = [
     'id SERIAL PRIMARY KEY',
-    'business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE',
+    ...(isBusinessScoped(e) ? ['business_id TEXT NOT NULL REFERENCES businesses(id) ON DELETE CASCADE'] : []),
     ...Object.entries(e.fields).map(([k, f]) => columnDef(k, f, entities)),
   ];
   return `CREATE TABLE IF NOT EXISTS ${tableOf(e)} (\n  ${cols.join(',\n  ')}\n)`;

@@ -41,6 +41,9 @@ export function problemSql(p: MigrationProblem): string {
 const slug = (s: string) => s.replace(/_/g, '-');
 
 function fileTopic(problems: MigrationProblem[]): string {
+  // One field renamed, in every table that stores it (an entity's fieldsFrom copies keep the same name).
+  const renames = new Set(problems.map((p) => (p.kind === 'removed' && p.renamedTo ? `${slug(p.column)}-to-${slug(p.renamedTo.column)}` : '')));
+  if (problems.length > 1 && renames.size === 1 && !renames.has('')) return `rename-${[...renames][0]}`;
   if (problems.length > 1) {
     const tables = [...new Set(problems.map((p) => p.table))];
     return tables.length === 1 ? `update-${slug(tables[0])}` : 'update-schema';

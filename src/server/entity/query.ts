@@ -10,7 +10,7 @@ import { yuanToCents } from '../../shared/money.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
 import { cappedCountSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
-import { charsOf, columnOf, sortKey, tableOf } from './ddl.ts';
+import { charsOf, columnOf, seekAfter, sortKey, tableOf, type SeekKey } from './ddl.ts';
 
 export class QueryError extends Error {
   constructor(
@@ -218,6 +218,8 @@ const PREPARED_PAGE_SIZES: ReadonlySet<number> = new Set([10, 20, 30, 50, 100]);
 export interface PageOptions {
   /** Largest page a caller may ask for (default 100; an export may read bigger pages). */
   maxPageSize?: number;
+  /** Keyset paging (pageRows): the rows after this one in the sort order; `current` is then ignored. */
+  after?: SeekKey;
 }
 
 interface Plan {
@@ -236,6 +238,9 @@ interface Plan {
   prepare: boolean;
 }
 
+/** The sort column of a plan ('id' when the list is sorted by id). */
+const sortColumn = (e: EntitySchema, sort: Sort): string => (e.fields[sort.field] ? columnOf(sort.field, e.fields[sort.field]) : 'id');
+
 function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions): Plan {
   const params: unknown[] = [businessId];
   const p: Param = (v) => {
@@ -244,6 +249,7 @@ function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptio
   };
   const filtered = filters(e, q, p);
   const sort = orderBy(e, q);
+  if (opts.after) filtered.push(seekAfter(sortColumn(e, sort), e.fields[sort.field], sort.order, opts.after, p));
   const counts = filtered.length ? undefined : dayCountsOf(e);
   const current = positiveInt(q.current, 1, 1_000_000, 'current', '页码');
   const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100, 'pageSize', '每页条数');
@@ -276,15 +282,6 @@ function pageIdsSql(pl: Plan): string {
   return `SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.sort.sql} LIMIT ${limit} OFFSET ${offset}`;
 }
 
-/** The rows of one page, without a total. */
-async function readPage(db: Queryable, e: EntitySchema, pl: Plan): Promise<Record<string, unknown>[]> {
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e)} FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.sort.sql}`,
-    pl.params,
-  );
-  return rows.map((r) => applyMasks(e, r));
-}
-
 /**
  * The page's rows as one JSON array (column `rows`), in the order of a row number so json_agg cannot
  * reorder them; `ids` is pageIdsSql.
@@ -305,8 +302,10 @@ function pageList(e: EntitySchema, json: unknown): Record<string, unknown>[] {
 }
 
 /**
- * One page of rows matching the query, without a total: for callers that walk every page of a filter
- * (exports). Same filters, sorting and masking as listRows.
+ * One slice of the rows matching the query, without a total, and the key of its last row: for callers
+ * that walk every row of a filter (exports), each slice starting after the previous one's `last`
+ * (opts.after; keyset paging, so a deep slice costs what the first does). Same filters, sorting and
+ * masking as listRows; `last` is null when the slice is empty.
  */
 export async function pageRows(
   db: Queryable,
@@ -314,8 +313,18 @@ export async function pageRows(
   businessId: string,
   q: ListQuery,
   opts: PageOptions = {},
-): Promise<Record<string, unknown>[]> {
-  return readPage(db, e, plan(e, businessId, q, opts));
+): Promise<{ rows: Record<string, unknown>[]; last: SeekKey | null }> {
+  const pl = plan(e, businessId, opts.after ? { ...q, current: undefined } : q, opts);
+  const col = sortColumn(e, pl.sort);
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${selectList(e)}, ${col === 'id' ? 'NULL' : `${col}::text`} AS "__seek"
+       FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.sort.sql}`,
+    pl.params,
+  );
+  const tail = rows.at(-1);
+  const last = tail ? { value: tail.__seek as string | null, id: Number(tail.id) } : null;
+  for (const r of rows) delete r.__seek;
+  return { rows: rows.map((r) => applyMasks(e, r)), last };
 }
 
 /**

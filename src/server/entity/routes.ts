@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import type { Db } from '../db.ts';
 import { createEntityAjv, mapAjvErrors } from '../../shared/entity/ajv.ts';
 import { toJsonSchema } from '../../shared/entity/json-schema.ts';
+import { apiListSchema, apiRowSchema } from '../http/openapi-responses.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { inputFields, normalizePayload } from '../../shared/entity/rules.ts';
 import type { EntitySchema, FieldError } from '../../shared/entity/types.ts';
@@ -104,15 +105,16 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
     const h = () => hooks.get(entity.name);
     const config = { auth: 'business' as const, entity };
     const tags = [entity.label];
+    const row = { data: apiRowSchema(entity) };
 
     if (ops.list) {
-      app.get(base, { config, schema: doc({ tags, summary: `${entity.label}列表`, querystring: listQuerySchema(entity) }) }, async (req) => {
+      app.get(base, { config: { ...config, response: { data: apiListSchema(entity) } }, schema: doc({ tags, summary: `${entity.label}列表`, querystring: listQuerySchema(entity) }) }, async (req) => {
         const ctx = contextOf(req, entity);
         return { code: 0, data: await listRows(db, entity, ctx.business.businessId, req.query as ListQuery), message: 'ok' };
       });
     }
     if (ops.read) {
-      app.get(`${base}/:id`, { config, schema: doc({ tags, summary: `${entity.label}详情` }) }, async (req) => {
+      app.get(`${base}/:id`, { config: { ...config, response: row }, schema: doc({ tags, summary: `${entity.label}详情` }) }, async (req) => {
         const ctx = contextOf(req, entity);
         const { id } = req.params as { id: string };
         const row = await getRow(db, entity, ctx.business.businessId, parseId(id));
@@ -122,7 +124,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
     }
     if (writes && ops.create) {
       const body = toJsonSchema(entity, { mode: 'create' });
-      app.post(base, { config, preValidation: normalizeBody, schema: doc({ tags, summary: `新增${entity.label}`, body }) }, async (req) => {
+      app.post(base, { config: { ...config, response: row }, preValidation: normalizeBody, schema: doc({ tags, summary: `新增${entity.label}`, body }) }, async (req) => {
         const ctx = contextOf(req, entity);
         const id = await db.tx(async (tx) => {
           let input = req.body as Record<string, unknown>;
@@ -137,7 +139,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
     }
     if (writes && ops.update) {
       const body = toJsonSchema(entity, { mode: 'update' });
-      app.put(`${base}/:id`, { config, preValidation: normalizeBody, schema: doc({ tags, summary: `修改${entity.label}`, body }) }, async (req) => {
+      app.put(`${base}/:id`, { config: { ...config, response: row }, preValidation: normalizeBody, schema: doc({ tags, summary: `修改${entity.label}`, body }) }, async (req) => {
         const ctx = contextOf(req, entity);
         const { id: rawId } = req.params as { id: string };
         const id = parseId(rawId);
@@ -154,7 +156,7 @@ export async function entityRoutes(app: FastifyInstance, opts: EntityRoutesOptio
       });
     }
     if (writes && ops.delete) {
-      app.delete(`${base}/:id`, { config, schema: doc({ tags, summary: `删除${entity.label}` }) }, async (req) => {
+      app.delete(`${base}/:id`, { config: { ...config, response: { data: { type: 'object', description: '空对象' } } }, schema: doc({ tags, summary: `删除${entity.label}` }) }, async (req) => {
         const ctx = contextOf(req, entity);
         const { id: rawId } = req.params as { id: string };
         const id = parseId(rawId);

@@ -9,7 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
+import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type ProbedKey, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
 import type { CoveredMessage, JobMessage, ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
 
 export { MAX_BYTES, MAX_ROWS, SheetError };
@@ -23,9 +23,10 @@ export interface ParseRosterOptions {
   keyColumn: string;
   /**
    * Called once, after the file is read, with each distinct key in it (trimmed, upper case); resolves
-   * to the ones already insured (「该人员已在保」). Only the file's own keys are looked up.
+   * to the ones already insured (「该人员已在保」) or, as [key, reason], that cannot be insured (outside
+   * the plan's ages). Only the file's own keys are looked up.
    */
-  coveredKeys?: (keys: string[]) => Promise<Iterable<string>>;
+  coveredKeys?: (keys: string[]) => Promise<Iterable<ProbedKey>>;
   /** Module loaded inside the parse process to obtain the RowValidator (functions cannot cross processes). */
   validatorModule: ValidatorModuleRef;
   maxRows?: number;

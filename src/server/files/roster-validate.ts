@@ -1,13 +1,16 @@
 import { requireColumns } from './roster-map.ts';
-import type { CellError, DuplicateRow, Preview, PreviewRow, RowValidator, SheetColumn, SheetTable } from './types.ts';
+import type { CellError, DuplicateRow, Preview, PreviewRow, ProbedKey, RowValidator, SheetColumn, SheetTable } from './types.ts';
 
 export interface BuildPreviewInput {
   /** As returned by readSheet (rowNumbers/issues optional: defaults headerRow + i + 1 / none). */
   table: Pick<SheetTable, 'headers' | 'rows' | 'headerRow'> & Partial<Pick<SheetTable, 'rowNumbers' | 'issues'>>;
   columns: readonly SheetColumn[];
   validateRow: RowValidator;
-  /** Keys already insured (compared case-insensitively after trimming). */
-  existingKeys?: ReadonlySet<string> | readonly string[];
+  /**
+   * Keys already insured, or [key, reason] that cannot be insured (compared case-insensitively after
+   * trimming): see markCovered.
+   */
+  existingKeys?: ReadonlySet<string> | readonly ProbedKey[];
   /** Column whose value identifies a person, e.g. 'idCard'. */
   keyColumn: string;
   /** Called every `progressEvery` rows and at the end. */
@@ -20,14 +23,15 @@ export const normKey = (s: string): string => s.trim().toUpperCase();
 
 /**
  * Validate every row of a sheet: the caller's RowValidator, duplicates within the file by
- * keyColumn (「与第 N 行重复」) and against existingKeys (「该人员已在保」). Rows with any error
- * or duplicate are left out of `valid`; `counts` puts every row in one category (see PreviewCounts).
+ * keyColumn (「与第 N 行重复」) and against existingKeys (「该人员已在保」, or the reason a key cannot
+ * be insured as an error of its cell). Rows with any error or duplicate are left out of `valid`;
+ * `counts` puts every row in one category (see PreviewCounts).
  * Throws SheetError HEADER_MISSING when required columns are missing, so a wrong header row is never
  * imported as a person.
  */
 export function buildPreview(input: BuildPreviewInput): Preview {
   const checked = checkRows(input);
-  if (input.existingKeys) markCovered(checked, input.keyColumn, new Set([...input.existingKeys].map(normKey)));
+  if (input.existingKeys) markCovered(checked, input.keyColumn, input.existingKeys);
   return checked.preview;
 }
 
@@ -35,6 +39,8 @@ export function buildPreview(input: BuildPreviewInput): Preview {
 export interface CheckedRows {
   preview: Preview;
   firstSeen: Map<string, number>;
+  /** The key column's label (for an error of its cell). */
+  keyLabel: string;
 }
 
 /**
@@ -102,24 +108,47 @@ export function checkRows(input: Omit<BuildPreviewInput, 'existingKeys'>): Check
     if (onProgress && ((i + 1) % every === 0 || i + 1 === total)) onProgress(i + 1, total);
   }
   if (onProgress && total === 0) onProgress(0, 0);
-  return { preview: { total, counts, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown }, firstSeen };
+  return { preview: { total, counts, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown }, firstSeen, keyLabel: labels.get(keyColumn) ?? keyColumn };
 }
 
 /**
- * Marks the first row of each key already insured 「该人员已在保」 (later rows of that key are already
- * its in-file duplicates): a valid row becomes a duplicate; a row with an error stays 有误 with both messages.
+ * Marks the first row of each refused key (later rows of that key are already its in-file duplicates).
+ * A plain key is already insured: 「该人员已在保」, a valid row becomes a duplicate. A [key, reason]
+ * cannot be insured (e.g. outside the plan's insurable ages): the reason is an error of the key's cell,
+ * a valid row becomes an error. A row that already has an error stays 有误 with both messages, so every
+ * row stays in one category and the counts add up.
  */
-export function markCovered({ preview, firstSeen }: CheckedRows, keyColumn: string, covered: ReadonlySet<string>): void {
-  if (covered.size === 0) return;
-  const rows = new Set<number>();
-  for (const [key, row] of firstSeen) if (covered.has(key)) rows.add(row);
-  if (rows.size === 0) return;
-  for (const row of rows) preview.duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
+export function markCovered({ preview, firstSeen, keyLabel }: CheckedRows, keyColumn: string, refused: Iterable<ProbedKey>): void {
+  // Key → why it is refused: '' for already insured (a duplicate), else the reason (an error of the key's cell).
+  const reasons = new Map<string, string>();
+  for (const k of refused) {
+    if (typeof k === 'string') reasons.set(normKey(k), '');
+    else reasons.set(normKey(k[0]), k[1]);
+  }
+  if (reasons.size === 0) return;
+  const covered = new Set<number>();
+  const failed = new Set<number>();
+  for (const [key, row] of firstSeen) {
+    const reason = reasons.get(key);
+    if (reason === undefined) continue;
+    if (reason === '') {
+      covered.add(row);
+      preview.duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
+    } else {
+      failed.add(row);
+      preview.errors.push({ row, column: keyColumn, label: keyLabel, message: reason });
+    }
+  }
+  if (covered.size === 0 && failed.size === 0) return;
   preview.duplicates.sort((a, b) => a.row - b.row);
-  const before = preview.valid.length;
-  preview.valid = preview.valid.filter((v) => !rows.has(v.row));
-  preview.counts.valid -= before - preview.valid.length;
-  preview.counts.duplicates += before - preview.valid.length;
+  preview.errors.sort((a, b) => a.row - b.row);
+  const kept = preview.valid.filter((v) => !covered.has(v.row) && !failed.has(v.row));
+  const nowDuplicates = preview.valid.filter((v) => covered.has(v.row)).length;
+  const nowErrors = preview.valid.length - kept.length - nowDuplicates;
+  preview.valid = kept;
+  preview.counts.valid -= nowDuplicates + nowErrors;
+  preview.counts.duplicates += nowDuplicates;
+  preview.counts.errors += nowErrors;
 }
 
 /** Errors and duplicates together as CellErrors (e.g. for errorWorkbook), ordered by row. */

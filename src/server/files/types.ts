@@ -26,6 +26,12 @@ export interface SheetColumn {
   text?: boolean;
 }
 
+/**
+ * A key the upload's probe refuses: a plain key is already insured (「该人员已在保」, a duplicate); a
+ * [key, reason] pair cannot be insured for that reason (e.g. outside the plan's insurable ages, an error).
+ */
+export type ProbedKey = string | readonly [key: string, reason: string];
+
 export interface CellError {
   /** 1-based sheet row number as the user sees it in Excel. */
   row: number;

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { readSheet } from './roster-read.ts';
 import { mapColumns, requireColumns } from './roster-map.ts';
 import { checkRows, markCovered, normKey, previewErrors } from './roster-validate.ts';
-import { SheetError, type ParsedRoster, type Preview, type RosterPage, type RowValidator, type SheetColumn, type SheetTable } from './types.ts';
+import { SheetError, type ParsedRoster, type Preview, type ProbedKey, type RosterPage, type RowValidator, type SheetColumn, type SheetTable } from './types.ts';
 
 export interface ValidatorModuleRef {
   /** Absolute file path or file: URL of a module (TypeScript allowed). */
@@ -61,14 +61,14 @@ export interface JobMessage {
   job: WorkerJob;
 }
 
-/** The parent's answer to a `probe`: the keys among them that are already insured. */
+/** The parent's answer to a `probe`: the keys among them already insured, or with the reason they cannot be. */
 export interface CoveredMessage {
   type: 'covered';
-  keys: string[];
+  keys: ProbedKey[];
 }
 
 /** Every distinct non-empty key of the file (trimmed, upper case), sent to the parent; resolves to its answer. */
-function probeCovered(table: { headers: string[]; rows: string[][] }, job: WorkerJob): Promise<string[]> {
+function probeCovered(table: { headers: string[]; rows: string[][] }, job: WorkerJob): Promise<ProbedKey[]> {
   const at = requireColumns(table.headers, job.columns).index[job.keyColumn];
   const keys = new Set<string>();
   if (at !== undefined) for (const cells of table.rows) if (cells[at]) keys.add(normKey(cells[at]));
@@ -124,7 +124,7 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
     progressEvery: job.progressEvery ?? 1000,
     onProgress: (done, total) => post({ type: 'progress', done, total }),
   });
-  if (covered) markCovered(checked, job.keyColumn, new Set(await covered));
+  if (covered) markCovered(checked, job.keyColumn, await covered);
   const { preview } = checked;
   const out: ParsedRoster = job.pageSize ? { ...preview, valid: [], errors: [], duplicates: [], pages: pagesOf(table, preview, job.columns, job.pageSize) } : preview;
   if (job.rowsOut) {

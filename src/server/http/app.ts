@@ -18,6 +18,7 @@ import overviewRoutes from '../routes/overview.ts';
 import paymentRoutes from '../routes/payments.ts';
 import type { PaymentProvider } from '../domain/payment.ts';
 import planRoutes from '../routes/plans.ts';
+import financeChoiceRoutes from '../routes/finance-choices.ts';
 import settingsRoutes from '../routes/settings.ts';
 import { dbRateLimitStore, limitMessage } from '../services/rate-limit.ts';
 import { schedulePurge } from '../services/purge.ts';
@@ -190,6 +191,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
     await api.register(authRoutes);
     await api.register(settingsRoutes);
     await api.register(planRoutes);
+    await api.register(financeChoiceRoutes);
     await api.register(overviewRoutes);
     await api.register(contentRoutes);
     await api.register(insureFormRoutes);

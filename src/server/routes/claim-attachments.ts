@@ -166,7 +166,7 @@ export default async function claimAttachmentRoutes(app: FastifyInstance, opts: 
 
   app.get<{ Params: { id: string }; Querystring: { download?: string } }>(
     '/api/claim-attachments/:id/content',
-    { config: { auth: 'business' }, schema: { tags: ['claims'], summary: '理赔材料内容（图片可直接显示；download=1 时作为附件下载）' } },
+    { config: { auth: 'business', response: { file: true } }, schema: { tags: ['claims'], summary: '理赔材料内容（图片可直接显示；download=1 时作为附件下载）' } },
     async (req, reply) => {
       const row = await rowOf(req.business.businessId, req.params.id);
       const download = req.query.download === '1' || req.query.download === 'true';
@@ -194,12 +194,12 @@ export default async function claimAttachmentRoutes(app: FastifyInstance, opts: 
 
   app.get<{ Params: { id: string } }>(
     '/api/claims/:id/attachments',
-    { config: { auth: 'business' }, schema: { tags: ['claims'], summary: '理赔案件的材料列表' } },
+    { config: { auth: 'business' }, schema: { tags: ['claims'], summary: '理赔申请的材料列表' } },
     async (req) => {
       const biz = req.business.businessId;
       const id = parseId(req.params.id);
       const claim = id ? await db.query('SELECT id FROM claims WHERE business_id = $1 AND id = $2', [biz, id]) : [];
-      if (!claim[0]) throw notFound(`当前企业下不存在该理赔案件（ID：${req.params.id}）`);
+      if (!claim[0]) throw notFound(`当前企业下不存在该理赔申请（ID：${req.params.id}）`);
       const rows = await db.query<AttachmentRow>(
         `SELECT ${COLUMNS} FROM claim_attachments WHERE business_id = $1 AND claim_id = $2 ORDER BY id`,
         [biz, id],

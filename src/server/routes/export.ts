@@ -41,7 +41,7 @@ export default async function exportRoutes(app: FastifyInstance) {
     app.get<{ Querystring: Record<string, string> }>(
       `/api/${list.api}/export`,
       {
-        config: { auth: 'business' },
+        config: { auth: 'business', response: { file: true } },
         schema: {
           tags: ['export'],
           summary: `导出${list.title}（xlsx 或 csv，筛选条件同列表）`,

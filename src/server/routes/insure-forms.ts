@@ -101,7 +101,7 @@ export default async function insureFormRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: string } }>(
     '/api/insure-batches/:id/file',
-    { config: { auth: 'business' }, schema: { tags: ['insure-batches'], summary: '下载历史表单原文件' } },
+    { config: { auth: 'business', response: { file: true } }, schema: { tags: ['insure-batches'], summary: '下载历史表单原文件' } },
     async (req, reply) => {
       const batch = await batchOf(req.business.businessId, req.params.id);
       // An uploaded form keeps its original where the upload stored it; older forms under forms/<batchNo>.

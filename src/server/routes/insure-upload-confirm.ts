@@ -24,6 +24,8 @@ import { startConfirmJob, type ConfirmJob } from './insure-upload-confirm-job.ts
 import { scheduleTakeover } from './insure-upload-confirm-resume.ts';
 import { coveredIdCards, loadResult, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, UPLOAD_EXPIRED, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
+import { labelled } from '../../shared/entity/messages.ts';
+import { ageProblem } from '../../shared/insurable-age.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { columns as columnsOf, recordset, recordValues, sharedKeys, storedJson, type EntityRecord } from '../entity/record.ts';
 
@@ -84,7 +86,7 @@ function cellsOf(fields: Record<string, unknown>, at: (key: string) => unknown):
 /** Messages of a stored upload's rows with errors or duplicates, by sheet row. */
 function problemsByRow(result: UploadResult): Map<number, string> {
   const out = new Map<number, string[]>();
-  for (const e of [...result.errors.map((x) => ({ row: x.row, message: `${x.label}：${x.message}` })), ...result.duplicates]) {
+  for (const e of [...result.errors.map((x) => ({ row: x.row, message: labelled(x.label, x.message) })), ...result.duplicates]) {
     out.set(e.row, [...(out.get(e.row) ?? []), e.message]);
   }
   return new Map([...out].map(([k, v]) => [k, v.join('；')]));
@@ -180,6 +182,12 @@ export async function prepare(tx: Db, registry: EntityRegistry, biz: Business, b
     );
     throw new HttpError(409, 40900, `${covered.size} 名人员在该期间已有同一方案的保障，未投保，请移除后重新确认`, errors);
   }
+  // Outside the plan's insurable ages (the rule createInsuranceBatch holds): refused by row with the reason.
+  const tooOld = rows.flatMap((r, i) => {
+    const why = ageProblem(r.values.idCard, startDate, plan);
+    return why ? [{ field: `rows[${i}].idCard`, message: `${r.row ? `第 ${r.row} 行` : `第 ${i + 1} 条`}：${r.values.name}，${why}` }] : [];
+  });
+  if (tooOld.length) throw badInput(`${tooOld.length} 人不在该方案的可投保年龄之内，未投保，请移除或修改后重新确认`, tooOld);
   return { plan, startDate, rows, result, upload };
 }
 
@@ -272,7 +280,7 @@ export default async function insureUploadConfirmRoutes(app: FastifyInstance) {
   app.post<{ Body: ConfirmBody }>(
     '/api/insure-uploads/confirm',
     {
-      config: { auth: 'business' },
+      config: { auth: 'business', response: { status: [200, 202] } },
       bodyLimit: 16 * 1024 * 1024,
       schema: { tags: ['insure-uploads'], summary: '确认投保：上传的名单在后台投保（202，轮询上传状态），在线录入直接返回结果' },
     },

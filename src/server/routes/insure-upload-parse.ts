@@ -15,7 +15,7 @@ import { parseRosterInWorker, type ParseTask } from '../files/parse-in-worker.ts
 import { streamToBuffer, type FileStorage } from '../files/storage.ts';
 import { MAX_BYTES, SheetError, type ParsedRoster } from '../files/types.ts';
 import type { ResultHead } from '../../shared/roster-result.ts';
-import { coveredIdCards, PAGE_SIZE, rosterColumns, rosterFields, rosterPlan } from './insure-upload-store.ts';
+import { PAGE_SIZE, rosterColumns, rosterFields, rosterPlan, refusedIdCards } from './insure-upload-store.ts';
 
 const VALIDATOR = fileURLToPath(new URL('../files/roster-schema.ts', import.meta.url));
 const HEARTBEAT_MS = 5000;
@@ -84,8 +84,9 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
         ext: claim.ext,
         columns: rosterColumns(registry),
         keyColumn: 'idCard',
-        // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers.
-        coveredKeys: (idCards) => coveredIdCards(db, claim.businessId, plan, claim.startDate, idCards),
+        // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers;
+        // someone outside the plan's insurable ages on the cover start is refused with the reason.
+        coveredKeys: (idCards) => refusedIdCards(db, claim.businessId, plan, claim.startDate, idCards),
         validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
         pageSize: PAGE_SIZE,
         errorWorkbook: true,

@@ -1,12 +1,13 @@
 /**
  * Database side of roster uploads (table insure_uploads, src/server/files/ddl.ts): the roster
  * columns from the entity schema, loading an upload of the caller's business, the people already
- * covered by a plan in a period, and the shape of the stored parse result.
+ * covered by a plan in a period (and the ones its insurable ages refuse), and the shape of the stored parse result.
  */
 import type { Queryable } from '../db.ts';
 import { coverPeriod, findPlan, overlapsCoverSql } from '../domain/index.ts';
 import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
-import type { CellError, DuplicateRow, RosterPage, SheetColumn } from '../files/types.ts';
+import type { CellError, DuplicateRow, ProbedKey, RosterPage, SheetColumn } from '../files/types.ts';
+import { ageProblem, type AgeRange } from '../../shared/insurable-age.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import type { ResultHead } from '../../shared/roster-result.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
@@ -226,6 +227,28 @@ export async function coveredIdCards(
 }
 
 const PROBE_SLICE = 2000;
+
+/**
+ * The file's ID numbers the upload refuses, as the parse's probe answers them: already covered (a plain
+ * card, 「该人员已在保」) or outside the plan's insurable ages on the cover start ([card, reason], an
+ * error of the 身份证号 cell) — the rules createInsuranceBatch enforces at confirmation.
+ */
+export async function refusedIdCards(
+  q: Queryable,
+  businessId: string,
+  plan: { id: string; name: string } & AgeRange,
+  startDate: string,
+  idCards: string[],
+): Promise<ProbedKey[]> {
+  const covered = await coveredIdCards(q, businessId, plan, startDate, idCards);
+  return [
+    ...covered,
+    ...idCards.flatMap((c): ProbedKey[] => {
+      const why = covered.has(c.toUpperCase()) ? null : ageProblem(c, startDate, plan);
+      return why ? [[c, why]] : [];
+    }),
+  ];
+}
 
 /** The head of a parsed upload's result (insure_uploads.result). */
 export async function loadHead(q: Queryable, uploadId: number): Promise<ResultHead> {

@@ -110,7 +110,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
   );
 
   let template: Promise<Buffer> | undefined;
-  app.get('/api/insure-uploads/template', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载名单模板（.xlsx）' } }, async (_req, reply) => {
+  app.get('/api/insure-uploads/template', { config: { auth: 'business', response: { file: true } }, schema: { tags: TAGS, summary: '下载名单模板（.xlsx）' } }, async (_req, reply) => {
     template ??= templateWorkbook({ title: '名单', columns: rosterColumns(registry) });
     reply.headers(downloadHeaders('名单投保模板.xlsx', 'xlsx'));
     return reply.send(await template);
@@ -129,7 +129,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post('/api/insure-uploads', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '上传名单文件（后台解析）' } }, async (req, reply) => {
+  app.post('/api/insure-uploads', { config: { auth: 'business', response: { status: [202] } }, schema: { tags: TAGS, summary: '上传名单文件（后台解析）' } }, async (req, reply) => {
     prewarmParseWorker(); // loads while the file arrives and is checked
     const { file, fields } = await readMultipart(req);
     const planName = (fields.planName ?? '').trim();
@@ -234,13 +234,13 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     }
   };
 
-  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/errors', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载错误明细（上传的行 + 错误说明列）' } }, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/errors', { config: { auth: 'business', response: { file: true } }, schema: { tags: TAGS, summary: '下载错误明细（上传的行 + 错误说明列）' } }, async (req, reply) => {
     const u = await loadUpload(db, req.business.businessId, req.params.id);
     const base = u.file_name.replace(/\.[^.]*$/, '') || '名单';
     return sendStored(reply, u.error_key, `${base}-错误明细.xlsx`, 'xlsx', '该文件没有错误行');
   });
 
-  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/file', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '下载上传的原文件' } }, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id/file', { config: { auth: 'business', response: { file: true } }, schema: { tags: TAGS, summary: '下载上传的原文件' } }, async (req, reply) => {
     const u = await loadUpload(db, req.business.businessId, req.params.id);
     return sendStored(reply, u.file_key, u.file_name, u.file_ext, '原文件不存在');
   });

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Queryable } from '../db.ts';
-import { earliestCoverStart, hashRequest, isUniqueViolation, lockPersons, withIdempotency, type StoredPerson } from '../domain/index.ts';
+import { autoInsureAges, earliestCoverStart, hashRequest, isUniqueViolation, lockPersons, withIdempotency, type StoredPerson } from '../domain/index.ts';
 import { getRow } from '../entity/query.ts';
 import { mergeRecord, recordset, storedJson, updateSet, writableKeys } from '../entity/record.ts';
 import { badInput, forbidden, HttpError, INVALID_INPUT, notFound, ok } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
-import { AutoInsureStatus, missingInfo, transition, type AutoInsureAction, type PersonInfo } from '../../shared/auto-insure.ts';
+import { AutoInsureStatus, missingInfo, statusReason, transition, type AutoInsureAction, type PersonInfo } from '../../shared/auto-insure.ts';
 import { ruleMessage } from '../../shared/entity/messages.ts';
 import { checkObject, normalizePayload } from '../../shared/entity/rules.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
@@ -81,14 +81,17 @@ export default async function insuredPersonRoutes(app: FastifyInstance) {
       const taken = await tx.query('SELECT 1 FROM insured_persons WHERE business_id = $1 AND id_card = $2 AND id <> $3', [biz.businessId, info.idCard, person.id]);
       if (taken.length) throw badInput(INVALID_INPUT, [{ field: 'idCard', message: ruleMessage(entity.fields.idCard, 'unique') }]);
     }
-    const t = transition(statusOf(person), 'edit', info, earliestCoverStart());
+    // Automatic insurance buys the day plans: their insurable ages judge the information (docs/auto-insure.md).
+    const onDate = earliestCoverStart();
+    const ages = await autoInsureAges(tx);
+    const t = transition(statusOf(person), 'edit', info, onDate, ages);
     if (!t.ok) throw conflict(t.message);
     try {
       await tx.query(
-        `UPDATE insured_persons p SET ${updateSet(entity, keys, { from: 'u', fromKeys: true })}, auto_status = $3
+        `UPDATE insured_persons p SET ${updateSet(entity, keys, { from: 'u', fromKeys: true })}, auto_status = $3, auto_reason = $5
            FROM ${recordset(entity, keys, '$4', 'u')}
           WHERE p.business_id = $1 AND p.id = $2`,
-        [biz.businessId, person.id, String(t.status), storedJson(entity, [info], keys)],
+        [biz.businessId, person.id, String(t.status), storedJson(entity, [info], keys), statusReason(t.status, info, onDate, ages)],
       );
     } catch (err) {
       if (isUniqueViolation(err)) throw badInput(INVALID_INPUT, [{ field: 'idCard', message: ruleMessage(entity.fields.idCard, 'unique') }]);
@@ -100,9 +103,16 @@ export default async function insuredPersonRoutes(app: FastifyInstance) {
   const move = (verb: 'start' | 'stop', summary: string) =>
     action('POST', `/api/insured-persons/:id/${verb}`, summary, async (tx, biz, id) => {
       const person = await lockPerson(tx, biz, id);
-      const t = transition(statusOf(person), verb as AutoInsureAction, person, earliestCoverStart());
+      const onDate = earliestCoverStart();
+      const ages = await autoInsureAges(tx);
+      const t = transition(statusOf(person), verb as AutoInsureAction, person, onDate, ages);
       if (!t.ok) throw conflict(t.message);
-      await tx.query('UPDATE insured_persons SET auto_status = $3 WHERE business_id = $1 AND id = $2', [biz.businessId, person.id, String(t.status)]);
+      await tx.query('UPDATE insured_persons SET auto_status = $3, auto_reason = $4 WHERE business_id = $1 AND id = $2', [
+        biz.businessId,
+        person.id,
+        String(t.status),
+        statusReason(t.status, person, onDate, ages),
+      ]);
       return answer(tx, biz, person);
     });
   move('start', '开启自动投保');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db.ts';
 import {
+  findPlan,
   fmtYuan,
   getBalance,
   hashRequest,
@@ -13,7 +14,6 @@ import {
 } from '../domain/index.ts';
 import { badInput, forbidden, INVALID_INPUT, notFound, ok, unavailable } from '../http/errors.ts';
 import { getRow } from '../entity/query.ts';
-import { PLANS } from '../seed.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { checkObject, normalizePayload } from '../../shared/entity/rules.ts';
 
@@ -181,7 +181,8 @@ export default async function paymentRoutes(app: FastifyInstance, opts: PaymentR
       const input = normalizePayload(rest);
       const errors = checkObject(entity, input, { mode: 'create', today: localParts(new Date()).date });
       const planName = typeof input.planName === 'string' ? input.planName : '';
-      if (planName && PLANS[planName] && PLANS[planName].unit !== unit) {
+      const plan = planName ? await findPlan(db, planName) : undefined;
+      if (plan && plan.unit !== unit) {
         errors.push({ field: 'planName', message: unit === 'month' ? '请选择按月计费的保险方案' : '请选择按天计费的保险方案' });
       }
       if (errors.length) {
@@ -204,7 +205,7 @@ export default async function paymentRoutes(app: FastifyInstance, opts: PaymentR
         unitLabel,
         unitPrice: yuan(q.unitPriceCents),
         total: yuan(q.totalCents),
-        formula: `${q.people} 人 × ${q.units} ${unitLabel} × ¥${(q.unitPriceCents / 100).toFixed(2)}/人·${unitLabel}`,
+        formula: `${q.people} 人 × ${q.units} ${unitLabel} × ¥${fmtYuan(q.unitPriceCents)}/人·${unitLabel}`,
         startDate: q.startDate,
         endDate: q.endDate,
         chargeForm: q.chargeForm,

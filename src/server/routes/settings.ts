@@ -4,6 +4,7 @@ import { clearFailures, lockMessage, loginRefusal, oneAtATime, recordFailure } f
 import { refused } from './auth.ts';
 import { hashPasswordAsync, verifyPasswordAsync } from '../util.ts';
 import { passwordProblem, passwordSchema } from './schemas.ts';
+import { sameValueMessage } from '../../shared/entity/messages.ts';
 
 export default async function settingsRoutes(app: FastifyInstance) {
   const { db, limits } = app.deps;
@@ -27,7 +28,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { oldPassword, newPassword } = req.body;
-      const problem = passwordProblem(newPassword);
+      const problem = passwordProblem(newPassword) ?? (newPassword === oldPassword ? sameValueMessage('新密码', '原密码') : null);
       if (problem) throw badInput('填写内容有误，请按提示修改', [{ field: 'newPassword', message: problem }]);
       // The current password can be guessed here too: the sign-in limits apply (services/login-limits.ts).
       await oneAtATime(`login:${req.user.phone}`, async () => {

@@ -9,22 +9,10 @@ import { createTwoFilesPatch } from 'diff';
 import { loadSchemaFiles } from '../../schema/load-node.ts';
 import { validateSchemas, type SchemaIssue } from '../../schema/validate.ts';
 import { buildEntityRegistry, type EntityRegistry } from '../../shared/entity/registry.ts';
-import { editJsonText, newFileText, type SchemaEdit } from './json-text.ts';
+import { editJsonText, newFileText } from './json-text.ts';
+import type { StudioChange, StudioMigration } from '../../shared/studio.ts';
 
-export interface StudioChange {
-  /** Repo-relative path: schemas/routes.json or schemas/{entities,tables,forms,details}/<name>.json. */
-  file: string;
-  /** Edits of the file's current text (json-text.ts). */
-  edits?: SchemaEdit[];
-  /** A new file's content (written as expanded JSON). */
-  create?: unknown;
-}
-
-/** A migration file the change needs (the studio's proposal, maybe edited by the configurator). */
-export interface StudioMigration {
-  file: string;
-  sql: string[];
-}
+export type { StudioChange, StudioMigration };
 
 export interface FileDraft {
   file: string;

@@ -9,21 +9,12 @@
  * takes the style of the value it replaces, or of its previous sibling when it is new.
  */
 import { findNodeAtLocation, parseTree, type JSONPath, type Node } from 'jsonc-parser';
+import type { SchemaEdit } from '../../shared/studio.ts';
 
 /** Lines of a compact value are kept under this many characters where they can be. */
 const WIDTH = 160;
 
-export type SchemaEdit =
-  /** Add a property (at the end of its object, or before `before`) or replace its value. */
-  | { op: 'set'; path: JSONPath; value: unknown; before?: string }
-  /** Remove a property, or an array item (a number as the last path segment). */
-  | { op: 'remove'; path: JSONPath }
-  /** Insert an item into the array at `path`, at `index` (default: the end). */
-  | { op: 'insert'; path: JSONPath; value: unknown; index?: number }
-  /** Rename a property in place (its value text is kept). */
-  | { op: 'rename'; path: JSONPath; to: string }
-  /** Move a property of an object before another one (`before` undefined: to the end). */
-  | { op: 'move'; path: JSONPath; before?: string };
+export type { SchemaEdit } from '../../shared/studio.ts';
 
 type Style = 'expanded' | 'compact';
 

@@ -5,6 +5,21 @@
  */
 import type { FieldSchema, RuleName } from './types.ts';
 
+/**
+ * A field's message where it stands apart from its field (an error summary, a row's problems): with the
+ * field's label in front unless the message already names it — 「身份证号不正确」, never
+ * 「身份证号：身份证号不正确」; 「手机号：请输入正确的 11 位手机号」 neither.
+ */
+export function labelled(label: string | undefined, message: string): string {
+  const m = message.trim();
+  return label && !m.includes(label) ? `${label}：${m}` : m;
+}
+
+/** A value that must differ from another field's: 「新密码不能与原密码相同」 (browser and gateway). */
+export function sameValueMessage(label: string, otherLabel: string): string {
+  return `${label}不能与${otherLabel}相同`;
+}
+
 const PICK_TYPES = new Set(['enum', 'date', 'datetime', 'ref', 'boolean']);
 
 /** "today" → 今天, "today+30" → 今天起 30 天后, an absolute date stays as it is. */

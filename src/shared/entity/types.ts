@@ -143,7 +143,11 @@ export interface EntitySchema {
   storage?: boolean;
   table?: string;
   api?: string;
-  scope?: 'business';
+  /**
+   * business: every row belongs to one business (business_id; lists and details are the business's own).
+   * platform: data shared by every business (no business_id, no REST collection), e.g. insurance plans.
+   */
+  scope?: 'business' | 'platform';
   /**
    * The list's order when none is asked for. `dayCounts` (a NOT NULL datetime field only) keeps per-day
    * row counts of the field so deep pages in its order skip whole days (src/server/entity/day-counts.ts).

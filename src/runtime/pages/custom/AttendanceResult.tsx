@@ -47,7 +47,7 @@ export function AttendanceResult({ outcome, statusOptions, onFixPersons, onAgain
       <Result
         status={skipped ? 'warning' : 'success'}
         title={skipped ? `投保已提交：${outcome.insured} 人已投保，${skipped} 人未投保` : `投保已提交：${outcome.insured} 人已投保`}
-        subTitle={`表单编号 ${outcome.batchNo}`}
+        subTitle={`投保单号 ${outcome.batchNo}`}
         extra={
           <Space wrap>
             <Link to={formLink}>

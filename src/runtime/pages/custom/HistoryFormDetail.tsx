@@ -9,6 +9,7 @@ import { formatValue } from '../../format';
 import { useLoad } from './useLoad';
 import { LoadState } from './LoadState';
 import { downloadWithAuth } from './download';
+import { DetailNotFound } from '../DetailNotFound';
 import { StatusTag } from './StatusTag';
 import type { FormRowResult } from '../../../shared/insure-form-rows';
 
@@ -67,9 +68,9 @@ export function HistoryFormDetail() {
   const [current, setCurrent] = useState(1);
   const [downloading, setDownloading] = useState(false);
   const base = `/api/insure-batches/${encodeURIComponent(id)}`;
-  const batch = useLoad<Batch>(base, '表单信息');
-  const info = useLoad<FormInfo>(`${base}/info`, '表单信息');
-  const rows = useLoad<{ list: FormRow[]; total: number }>(`${base}/rows?current=${current}&pageSize=${PAGE_SIZE}`, '表单明细');
+  const batch = useLoad<Batch>(base, '投保单信息');
+  const info = useLoad<FormInfo>(`${base}/info`, '投保单信息');
+  const rows = useLoad<{ list: FormRow[]; total: number }>(`${base}/rows?current=${current}&pageSize=${PAGE_SIZE}`, '投保单明细');
 
   const download = async (b: Batch) => {
     setDownloading(true);
@@ -82,13 +83,14 @@ export function HistoryFormDetail() {
     }
   };
 
+  if (batch.notFound) return <DetailNotFound message={batch.notFound} />;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Card>
         <LoadState load={batch}>
           {(b) => (
             <Descriptions
-              title="表单信息"
+              title="投保单信息"
               bordered
               column={{ xs: 1, sm: 2, lg: 3 }}
               extra={
@@ -99,7 +101,7 @@ export function HistoryFormDetail() {
                 ) : null
               }
             >
-              <Descriptions.Item label="表单编号">{b.batchNo}</Descriptions.Item>
+              <Descriptions.Item label="投保单号">{b.batchNo}</Descriptions.Item>
               <Descriptions.Item label="投保方式">{optionLabel('source', b.source)}</Descriptions.Item>
               <Descriptions.Item label="文件名">{b.fileName || '-'}</Descriptions.Item>
               <Descriptions.Item label="总人数">{b.total}</Descriptions.Item>
@@ -135,7 +137,7 @@ export function HistoryFormDetail() {
           )}
         </LoadState>
       </Card>
-      <Card title="表单明细">
+      <Card title="投保单明细">
         {rows.error ? (
           <LoadState load={rows}>{() => null}</LoadState>
         ) : (

@@ -5,6 +5,7 @@ import { formatValue } from '../../format';
 import { useLoad } from './useLoad';
 import { LoadState } from './LoadState';
 import { PATHS } from './paths';
+import { DetailNotFound } from '../DetailNotFound';
 import { yuanToCents } from '../../../shared/money';
 
 interface Invoice {
@@ -58,7 +59,8 @@ export function InvoiceDetail() {
   const { id = '' } = useParams();
   const invoice = useLoad<Invoice>(`/api/invoices/${encodeURIComponent(id)}`, '发票信息');
   const no = invoice.data?.invoiceNo;
-  const refunds = useLoad<{ list: Refund[]; total: number }>(no ? `/api/invoice-refunds?invoiceNo=${encodeURIComponent(no)}&current=1&pageSize=100` : null, '退票记录');
+  const refunds = useLoad<{ list: Refund[]; total: number }>(no ? `/api/invoice-refunds?invoiceNo=${encodeURIComponent(no)}&current=1&pageSize=100` : null, '退票申请');
+  if (invoice.notFound) return <DetailNotFound message={invoice.notFound} />;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Card>
@@ -96,7 +98,7 @@ export function InvoiceDetail() {
         </Card>
       )}
       {invoice.data && (
-        <Card title="退票记录">
+        <Card title="退票申请">
           <LoadState load={refunds}>
             {(r) => (
               <Table<Refund>
@@ -106,8 +108,8 @@ export function InvoiceDetail() {
                 locale={{ emptyText: '暂无退票申请' }}
                 columns={[
                   { title: '退票申请号', dataIndex: 'refundNo' },
-                  { title: '退款金额', dataIndex: 'amount', render: (v: number) => formatValue(v, 'money') },
-                  { title: '原因', dataIndex: 'reason' },
+                  { title: '退票金额', dataIndex: 'amount', render: (v: number) => formatValue(v, 'money') },
+                  { title: '退票原因', dataIndex: 'reason' },
                   { title: '状态', dataIndex: 'status', render: (v: string) => label('invoice-refunds', 'status', v) },
                   { title: '申请时间', dataIndex: 'createdAt', render: (v: string) => formatValue(v, 'dateTime') },
                 ]}

@@ -12,6 +12,7 @@ import { getForm } from '../../../schema/registry';
 import { api, ApiError, newIdempotencyKey } from '../../../services/request';
 import { useStores } from '../../context';
 import { message } from '../../feedback';
+import { formatMoney } from '../../format';
 import { downloadWithAuth } from './download';
 import { BASE, getConfig, getQuote, type QuoteView, type UploadConfig, type UploadView } from './upload/api';
 import { ConfirmDialog } from './upload/ConfirmDialog';
@@ -158,7 +159,7 @@ export function UploadInsurance() {
         confirmKey.current,
       );
       const orderCount = r.orders.length > 1 ? `，共 ${r.orders.length} 个订单` : '';
-      message.success(`投保成功：${r.people} 人，保费 ¥${r.amount.toFixed(2)}${orderCount}`);
+      message.success(`投保成功：${r.people} 人，保费 ${formatMoney(r.amount)}${orderCount}`);
       navigate(`${HISTORY}/${r.batchId}`);
     } catch (e) {
       const err = e instanceof ApiError ? e : undefined;

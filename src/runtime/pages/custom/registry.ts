@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react';
 import { lazyWithRetry as lazy } from '../../errors';
 
 /**
@@ -6,7 +5,7 @@ import { lazyWithRetry as lazy } from '../../errors';
  * Each loads lazily, in its own chunk, the first time its route opens (a chunk that fails or hangs for
  * 120 s shows the retry screen of the page's error boundary).
  */
-export const CUSTOM_PAGES: Record<string, ComponentType> = {
+export const CUSTOM_PAGES: Record<string, ReturnType<typeof lazy>> = {
   Workbench: lazy(() => import('./Workbench').then((m) => ({ default: m.Workbench }))),
   AccountCenter: lazy(() => import('./AccountCenter').then((m) => ({ default: m.AccountCenter }))),
   ClaimNotice: lazy(() => import('./ClaimNotice').then((m) => ({ default: m.ClaimNotice }))),

@@ -78,7 +78,7 @@ export function MonthlyStatement() {
                     pagination={st.orders.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
                     columns={[
                       { title: '订单号', dataIndex: 'orderNo', render: (v: string, r) => (r.id ? <Link to={PATHS.orderDetail(r.id)}>{v}</Link> : v) },
-                      { title: '产品名称', dataIndex: 'productName' },
+                      { title: '保险方案', dataIndex: 'productName' },
                       { title: '人数', dataIndex: 'personCount' },
                       { title: '订单金额', dataIndex: 'amount', render: (v: number) => formatValue(v, 'money') },
                       { title: '支付状态', dataIndex: 'payStatus', render: payStatusLabel },

@@ -5,10 +5,10 @@ import { observer } from 'mobx-react-lite';
 import { getDetail } from '../../../../schema/registry';
 import { api, ApiError } from '../../../../services/request';
 import { useStores } from '../../../context';
-import { message } from '../../../feedback';
 import { formatValue } from '../../../format';
 import { LazyDetailPage as DetailPage } from '../../lazy';
-import { PayDialog, type Due, type PayableOrder, type PayResponse } from './PayDialog';
+import { DetailNotFound, notFoundMessage } from '../../DetailNotFound';
+import { afterPaid, PayDialog, type Due, type PayableOrder, type PayResponse } from './PayDialog';
 
 /** Label and tag colour of a pay status, from the order detail schema (the entity's options). */
 function payStatusTag(value: string) {
@@ -28,7 +28,7 @@ export const OrderDetail = observer(function OrderDetail() {
   const [version, setVersion] = useState(0);
   const [order, setOrder] = useState<PayableOrder>();
   const [due, setDue] = useState<Due>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<ApiError | string>();
   const [paying, setPaying] = useState(false);
 
   useEffect(() => {
@@ -39,7 +39,7 @@ export const OrderDetail = observer(function OrderDetail() {
         setOrder(o);
         setDue(d);
       })
-      .catch((e: unknown) => live && setError(e instanceof ApiError ? e.message : '订单加载失败'));
+      .catch((e: unknown) => live && setError(e instanceof ApiError ? e : '订单加载失败'));
     return () => {
       live = false;
     };
@@ -47,16 +47,14 @@ export const OrderDetail = observer(function OrderDetail() {
 
   const paid = (r: PayResponse) => {
     setPaying(false);
-    message.success(r.payment.payStatus === 'paid' ? '支付成功' : '支付已发起，请在支付页面完成付款');
-    if (r.payment.payUrl) window.open(r.payment.payUrl, '_blank', 'noopener');
-    // The header and account center read the balance from the session's business list.
-    user.setBusinessList(user.businessList.map((b) => (b.businessId === user.businessInfo.businessId ? { ...b, balance: r.balance } : b)));
+    afterPaid(user, r);
     setVersion((v) => v + 1);
   };
 
+  if (notFoundMessage(error)) return <DetailNotFound message={notFoundMessage(error)} />;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      {error && <Alert type="error" showIcon role="alert" message={error} />}
+      {error && <Alert type="error" showIcon role="alert" message={error instanceof ApiError ? error.message : error} />}
       {order && due && (
         <Card title="支付" data-testid="order-pay">
           <Space size={48} wrap align="center">

@@ -1,24 +1,50 @@
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Space } from 'antd';
+import { observer } from 'mobx-react-lite';
 import { getTable } from '../../../../schema/registry';
+import { useStores } from '../../../context';
 import { formatValue } from '../../../format';
 import { LazyTablePage as TablePage } from '../../lazy';
 import { PATHS } from '../paths';
 import { useLoad } from '../useLoad';
 import { MonthlyStatement } from './MonthlyStatement';
-import type { Due } from './PayDialog';
+import { afterPaid, PayDialog, type Due, type PayableOrder } from './PayDialog';
+
+type Row = Record<string, unknown>;
+const PAY_LABELS = ['去支付', '详情'] as const;
 
 /**
- * 订单管理: what is due (unpaid orders and their total, a link to them), the order list (unpaid rows
- * have 去支付, leading to the order detail where it is paid) and, for postpaid businesses, the monthly statement.
+ * 订单管理: what is due (unpaid orders and their total, a link to them), the order list (an unpaid row's
+ * 去支付 opens the payment dialog right here) and, for postpaid businesses, the monthly statement.
  */
-export function OrderManage() {
+export const OrderManage = observer(function OrderManage() {
   const navigate = useNavigate();
+  const { user } = useStores();
   const due = useLoad<Due>('/api/payments/due', '待支付金额');
   // The list reads its filters from the URL when it mounts: remount it when the summary link sets them.
   const [listKey, setListKey] = useState(0);
+  const [paying, setPaying] = useState<PayableOrder>();
+  const reloadList = useRef<() => void>(() => undefined);
   const d = due.data;
+  const rowActions = useCallback(
+    (record: Row, reload: () => void) =>
+      record.payStatus === 'unpaid' && d
+        ? [
+            <a
+              key="pay"
+              data-testid="list-pay"
+              onClick={() => {
+                reloadList.current = reload;
+                setPaying({ id: Number(record.id), orderNo: String(record.orderNo), amount: Number(record.amount), payStatus: String(record.payStatus) });
+              }}
+            >
+              去支付
+            </a>,
+          ]
+        : [],
+    [d],
+  );
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       {d && (
@@ -47,8 +73,21 @@ export function OrderManage() {
           }
         />
       )}
-      <TablePage key={listKey} schema={getTable('orders')} />
+      <TablePage key={listKey} schema={getTable('orders')} rowActions={rowActions} rowActionLabels={PAY_LABELS} />
       {d?.chargeForm === 'postpaid' && <MonthlyStatement />}
+      {paying && d && (
+        <PayDialog
+          order={paying}
+          due={d}
+          onClose={() => setPaying(undefined)}
+          onPaid={(r) => {
+            setPaying(undefined);
+            afterPaid(user, r);
+            reloadList.current();
+            due.reload();
+          }}
+        />
+      )}
     </Space>
   );
-}
+});

@@ -3,6 +3,8 @@ import { Alert, Descriptions, Modal } from 'antd';
 import { api, ApiError, newIdempotencyKey } from '../../../../services/request';
 import { formatValue } from '../../../format';
 import { CHARGE_FORM_LABELS } from '../../../../shared/labels';
+import { message } from '../../../feedback';
+import type { UserStore } from '../../../../stores/user';
 import { centsToYuan, yuanToCents } from '../../../../shared/money';
 
 export interface PayableOrder {
@@ -23,6 +25,16 @@ export interface PayResponse {
   order: Record<string, unknown>;
   balance: number;
   payment: { channel: 'balance' | 'provider'; payUrl?: string; payStatus: string };
+}
+
+/**
+ * After a payment: the toast, the provider's page when there is one, and the balance the header and
+ * account center show (the session's business list).
+ */
+export function afterPaid(user: UserStore, r: PayResponse): void {
+  message.success(r.payment.payStatus === 'paid' ? '支付成功' : '支付已发起，请在支付页面完成付款');
+  if (r.payment.payUrl) window.open(r.payment.payUrl, '_blank', 'noopener');
+  user.setBusinessList(user.businessList.map((b) => (b.businessId === user.businessInfo.businessId ? { ...b, balance: r.balance } : b)));
 }
 
 /**

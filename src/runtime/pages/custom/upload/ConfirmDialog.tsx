@@ -27,7 +27,7 @@ function ConfirmProgressBar({ progress }: { progress: ConfirmProgress }) {
   const n = (v: number) => v.toLocaleString('en-US');
   const text =
     progress.total > 0 && progress.done >= progress.total
-      ? `已投保 ${n(progress.done)} / ${n(progress.total)} 人，正在生成历史表单…`
+      ? `已投保 ${n(progress.done)} / ${n(progress.total)} 人，正在生成投保单…`
       : `已投保 ${n(progress.done)} / ${n(progress.total)} 人`;
   return (
     <div style={{ marginTop: 12 }} data-testid="confirm-progress" role="status" aria-live="polite">
@@ -91,7 +91,7 @@ export function ConfirmDialog({ open, quote, loading, submitting, leftOut, order
       ) : (
         <Typography.Text type="secondary">{loading ? '正在计算费用…' : '无法计算费用'}</Typography.Text>
       )}
-      {leftOut > 0 ? <Alert style={{ marginTop: 12 }} type="warning" showIcon message={`另有 ${leftOut} 行有误或重复，不会投保，将在历史表单中记为失败`} /> : null}
+      {leftOut > 0 ? <Alert style={{ marginTop: 12 }} type="warning" showIcon message={`另有 ${leftOut} 行有误或重复，不会投保，将在投保单中记为失败`} /> : null}
       {quote && !quote.enough ? <Alert style={{ marginTop: 12 }} type="error" showIcon message="余额不足，请先充值或减少投保人数" /> : null}
       {quote?.startError ? <Alert style={{ marginTop: 12 }} type="error" showIcon message={quote.startError} /> : null}
       {submitting && progress ? <ConfirmProgressBar progress={progress} /> : null}

@@ -1,0 +1,151 @@
+/**
+ * antd's styles as one static CSS text, made at build time (vite.config.ts imports it as the virtual
+ * module `virtual:antd-static.css`, which the entry imports before anything renders).
+ *
+ * antd 5 writes its styles at run time (CSS-in-JS): the first time a component renders, its styles are
+ * computed and inserted as a <style> tag, one tag at a time, each insertion scanning the tags before it.
+ * On the first list page that was ~58 tags inside one long main-thread task. @ant-design/cssinjs skips
+ * both steps for every style a static file already holds: the file ends with a rule
+ * `.data-ant-cssinjs-cache-path{content:"<path>:<hash>;…"}` that the runtime reads once, and a style
+ * whose path is listed is neither computed nor inserted. antd's static extraction
+ * (@ant-design/static-style-extract) renders every antd component once on the server under our
+ * ConfigProvider (the same theme as the console's, so the hashes match) and returns that file. The
+ * console's ProComponents (layout, table with its search form, toolbar and pager) and Formily inputs are
+ * rendered with it, since their styles go through the same runtime. A style that is not in the file (a
+ * popup antd leaves out of the extraction, another theme) is still inserted at run time as before.
+ */
+import React from 'react';
+import { extractStyle } from '@ant-design/static-style-extract';
+import { Button, ConfigProvider, Drawer, Dropdown, Modal, Popconfirm, Popover, Space, Spin, Tag, Tooltip, message, notification } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import { ProLayout, ProTable } from '@ant-design/pro-components';
+import { createForm } from '@formily/core';
+import { createSchemaField } from '@formily/react';
+import { ArrayTable, DatePicker, Form, FormButtonGroup, FormItem, Input, NumberPicker, Password, Select, Submit, Switch } from '@formily/antd-v5';
+import { CONSOLE_THEME } from '../src/runtime/layouts/theme.ts';
+
+const SchemaField = createSchemaField({ components: { ArrayTable, DatePicker, FormItem, Input, NumberPicker, Password, Select, Switch } });
+const field = (component: string) => ({ type: 'string', 'x-decorator': 'FormItem', 'x-component': component });
+const FORM_SCHEMA = {
+  type: 'object',
+  properties: {
+    ...Object.fromEntries(['Input', 'Password', 'Select', 'DatePicker', 'NumberPicker', 'Switch'].map((c) => [c, field(c)])),
+    rows: {
+      type: 'array',
+      'x-decorator': 'FormItem',
+      'x-component': 'ArrayTable',
+      items: {
+        type: 'object',
+        properties: { c: { type: 'void', 'x-component': 'ArrayTable.Column', 'x-component-props': { title: 'c' }, properties: { n: field('Input') } } },
+      },
+    },
+  },
+};
+
+/** Toasts and notifications: their holders register their styles when they mount (BasicLayout). */
+function Feedback() {
+  const [, messageHolder] = message.useMessage();
+  const [, notificationHolder] = notification.useNotification();
+  return (
+    <>
+      {messageHolder}
+      {notificationHolder}
+    </>
+  );
+}
+
+/** What the header of the menu layout shows (HeaderActions.tsx): a business switch with tags, menus. */
+const headerActions = () => [
+  <Space key="a">
+    <Tag color="blue">a</Tag>
+    <Tag color="gold">b</Tag>
+    <Tag>c</Tag>
+    <Dropdown menu={{ items: [{ key: 'a', label: 'a' }] }}>
+      <a>d</a>
+    </Dropdown>
+  </Space>,
+];
+
+/**
+ * The components antd's extraction leaves out (popups, which it does not render) or renders in one shape
+ * only, the ProComponents and Formily inputs the console renders, in the shapes it renders them.
+ */
+function ConsoleComponents() {
+  const form = createForm({ initialValues: { rows: [{ n: '' }] } });
+  return (
+    <>
+      <Feedback />
+      <Tooltip title="a">
+        <span />
+      </Tooltip>
+      <Popover content="a">
+        <span />
+      </Popover>
+      <Popconfirm title="a">
+        <span />
+      </Popconfirm>
+      <Modal open={false} />
+      <Drawer open={false} />
+      <Tag color="success">a</Tag>
+      <Space.Compact>
+        <Button>a</Button>
+      </Space.Compact>
+      <ProLayout menu={{ loading: true }} />
+    <ProLayout
+      layout="mix"
+      fixSiderbar
+      fixedHeader
+      splitMenus={false}
+      siderWidth={208}
+      route={{ path: '/', children: [{ path: '/a', name: 'a', children: [{ path: '/a/b', name: 'b' }] }] }}
+      location={{ pathname: '/a/b' }}
+      menu={{ type: 'sub' }}
+      headerTitleRender={() => 'a'}
+      actionsRender={headerActions}
+    >
+      <ProTable
+        rowKey="a"
+        headerTitle="t"
+        columns={[
+          { title: 'a', dataIndex: 'a', valueType: 'text', ellipsis: { showTitle: false }, copyable: true },
+          { title: 's', dataIndex: 's', valueType: 'select', valueEnum: { x: { text: 'x', status: 'Success' } } },
+          { title: 'd', dataIndex: 'd', valueType: 'dateRange', hideInTable: true },
+          { title: 'o', key: 'o', valueType: 'option', fixed: 'right' },
+        ]}
+        dataSource={[{ a: '1', s: 'x' }]}
+        search={{ labelWidth: 'auto' }}
+        pagination={{ showSizeChanger: true, showQuickJumper: true, pageSizeOptions: ['30', '50', '100'] }}
+        scroll={{ x: 2000, y: 300 }}
+        sticky
+      />
+      <Form form={form} layout="vertical">
+        <SchemaField schema={FORM_SCHEMA} />
+        <FormButtonGroup>
+          <Submit>ok</Submit>
+        </FormButtonGroup>
+      </Form>
+    </ProLayout>
+    </>
+  );
+}
+
+/** The CSS text: antd's components, the console's ProComponents and Formily inputs, in the console theme. */
+export function antdStaticCss(): string {
+  // renderToString warns about useLayoutEffect on the server for some components: not our concern here.
+  const warn = console.error;
+  console.error = () => undefined;
+  try {
+    return extractStyle((node) => (
+      <>
+        {/* The spinner shown while the saved state loads, before the console's theme applies (PersistLayout). */}
+        <Spin size="large" />
+        <ConfigProvider locale={zhCN} theme={CONSOLE_THEME} button={{ autoInsertSpace: false }}>
+          {node}
+          <ConsoleComponents />
+        </ConfigProvider>
+      </>
+    ));
+  } finally {
+    console.error = warn;
+  }
+}

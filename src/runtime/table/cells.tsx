@@ -1,0 +1,75 @@
+import type { ReactNode } from 'react';
+import dayjs from 'dayjs';
+import { proFieldParsingText, type ProColumns } from '@ant-design/pro-components';
+import type { TableColumn } from '../../schema/types';
+import { fillPath } from '../../schema/routes';
+import { formatValue } from '../format';
+import { proValueType, toValueEnum } from '../tableColumns';
+import { CopyButton } from './CopyButton';
+import { ListLink } from './ListLink';
+
+type Row = Record<string, unknown>;
+
+const DIGITS = new Intl.NumberFormat();
+
+/**
+ * What a list cell shows for a value of a ProTable value type: the text ProTable's read-only field of that
+ * type shows (a status option as a badge, dates as YYYY-MM-DD[ HH:mm:ss], numbers grouped, '-' when empty),
+ * without mounting a field component in every cell. ProTable renders a cell of a column with a value
+ * type other than text, or with options, through a form field (ProFormField) of its own; on a page of 30
+ * rows that was hundreds of field components for text a function can produce.
+ */
+export function cellText(value: unknown, valueType: string | undefined, valueEnum?: ProColumns['valueEnum']): ReactNode {
+  if (value === null || value === undefined || value === '') return '-';
+  switch (valueType) {
+    case 'select':
+      return valueEnum ? proFieldParsingText(value as string, valueEnum as Record<string, unknown> as never) : String(value);
+    case 'date':
+      return dayjs(value as string).format('YYYY-MM-DD');
+    case 'dateTime':
+      return dayjs(value as string).format('YYYY-MM-DD HH:mm:ss');
+    case 'digit':
+      return <span>{DIGITS.format(Number(value))}</span>;
+    default:
+      return value as ReactNode;
+  }
+}
+
+/** Monospace for lists of numbers (order numbers …), so neighbouring values never run together. */
+const CODE_FONT = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' };
+
+/** A list value (order numbers, service packs): labels of its options, separated by 、; 无 when empty. */
+function listCell(v: unknown, c: TableColumn) {
+  if (!Array.isArray(v)) return undefined;
+  if (v.length === 0) return '无';
+  const text = formatValue(v, c.valueType, c.options);
+  return c.options ? text : <span style={CODE_FONT}>{text}</span>;
+}
+
+/** A cell's content followed by a button copying its value, for copyable columns (order numbers …). */
+function withCopy(c: TableColumn, record: Row, content: ReactNode) {
+  const v = record[c.dataIndex];
+  if (!c.copyable || v === null || v === undefined || v === '') return content;
+  return (
+    <>
+      {content}
+      <CopyButton text={String(v)} />
+    </>
+  );
+}
+
+/**
+ * The cell renderer of a schema column (ProTable's `render`; `dom` is the raw text ProTable passes for a
+ * text column): a page's own renderer, a link to the row's page, money always in ¥ (whatever antd's
+ * language), the stored text of an optionsApi column (not an option's label), lists, or cellText; a
+ * copyable column's value gets a copy button.
+ */
+export function schemaCellRender(c: TableColumn, own?: (value: unknown, record: Row) => ReactNode): (dom: ReactNode, record: Row) => ReactNode {
+  if (own) return (_, record) => withCopy(c, record, own(record[c.dataIndex], record));
+  if (c.link) return (dom, record) => withCopy(c, record, <ListLink to={fillPath(c.link!, record)}>{dom}</ListLink>);
+  if (c.valueType === 'boolean' || c.valueType === 'money') return (_, record) => withCopy(c, record, formatValue(record[c.dataIndex], c.valueType));
+  if (c.optionsApi) return (_, record) => withCopy(c, record, String(record[c.dataIndex] ?? ''));
+  const valueType = c.options ? 'select' : proValueType(c.valueType);
+  const valueEnum = toValueEnum(c.options);
+  return (_, record) => withCopy(c, record, listCell(record[c.dataIndex], c) ?? cellText(record[c.dataIndex], valueType, valueEnum));
+}
