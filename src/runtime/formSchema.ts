@@ -121,7 +121,7 @@ function fieldSchema(f: FormField): ISchema {
   return base;
 }
 
-/** A roster: an editable ArrayTable of the field's columns, with CSV import and add/remove. */
+/** A roster: an editable ArrayTable of the field's columns, with a file import and add/remove. */
 function rowsSchema(f: FormField): ISchema {
   const cols = f.columns ?? [];
   const properties: Record<string, ISchema> = {
@@ -164,12 +164,12 @@ export function toFormilySchema(form: FormSchema): ISchema {
   const properties: Record<string, ISchema> = {};
   form.fields.forEach((f, i) => {
     if (f.type === 'rows') {
-      // CSV import sits right above its roster table and fills it.
+      // The file import (the roster upload's reader on the gateway) sits right above its roster table and fills it.
       properties[`${f.name}__import`] = {
         type: 'void',
         'x-index': i * 2,
         'x-component': 'RowsImport',
-        'x-component-props': { target: f.name, columns: (f.columns ?? []).map((c) => ({ name: c.name, title: c.title })) },
+        'x-component-props': { target: f.name, entity: form.entity, columns: (f.columns ?? []).map((c) => ({ name: c.name, title: c.title })) },
       };
     }
     properties[f.name] = { ...fieldSchema(f), 'x-index': i * 2 + 1 };

@@ -1,3 +1,5 @@
+import ExcelJS from 'exceljs';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { DESKTOP, gatewayUrl, useSignedInPage } from './session';
 import { idCard } from '../id-card';
@@ -62,5 +64,24 @@ describe('attendance insurance: the outcome on the page after submitting', () =>
     await page.waitForURL(/tab=persons/);
     await page.locator('tr.ant-table-row').first().waitFor({ timeout: 20000 });
     expect(await page.getByRole('tab', { name: '参保人员', selected: true }).count()).toBe(1);
+  });
+
+  it('imports a GBK CSV saved by Excel and an xlsx through the roster reader: five people from five rows, the example row left out', async () => {
+    const { page } = ui;
+    const names = ['欧阳娜娜', '诸葛明亮', '司马相如', '上官婉儿', '东方不败'];
+    const csv = ['姓名,身份证号,手机号,工种', ...names.map((n, i) => `${n},${idCard('19900101', 70 + i)},1391234007${i},分拣员`)].join('\r\n');
+    await fillAttendance(page, baseUrl, { name: '考勤.csv', mimeType: 'text/csv', buffer: iconv.encode(csv, 'gbk') }, 5);
+    const cells = () => page.locator('.ant-table-tbody tr.ant-table-row input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    const shown = await cells();
+    for (const n of names) expect(shown).toContain(n);
+    expect(shown).not.toContain('姓名');
+
+    // The downloaded template filled in Excel: its example row is not a person.
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('名单');
+    ws.addRows([['*姓名', '*身份证号', '手机号', '工种'], ['张三', '11010519491231002X', '13800000000', '快递员'], ['钱多多', idCard('19910101', 80), '13912340080', '保洁']]);
+    const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
+    await fillAttendance(page, baseUrl, { name: '考勤.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: xlsx }, 1);
+    expect(await cells()).toContain('钱多多');
   });
 });

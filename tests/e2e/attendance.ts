@@ -6,10 +6,10 @@ import { earliestCoverStart } from '../../src/server/domain/cover';
 export const PERSONS_PAGE = '/main/online-insurance/attendance-insurance/insure-person-manage';
 
 /**
- * Opens the attendance tab, picks the first plan and the earliest cover date, uploads `csv` as
- * attendance.csv and waits until its `rows` rows are listed.
+ * Opens the attendance tab, picks the first plan and the earliest cover date, imports `csv` (text, saved
+ * as attendance.csv, or a file of its own) and waits until its `rows` rows are listed.
  */
-export async function fillAttendance(page: Page, origin: string, csv: string, rows: number): Promise<void> {
+export async function fillAttendance(page: Page, origin: string, csv: string | { name: string; mimeType: string; buffer: Buffer }, rows: number): Promise<void> {
   await page.goto(`${origin}${PERSONS_PAGE}?tab=attendance`);
   await page.locator('.ant-select').first().click();
   await page.locator('.ant-select-item-option').first().click();
@@ -17,8 +17,10 @@ export async function fillAttendance(page: Page, origin: string, csv: string, ro
   await date.click();
   await date.fill(earliestCoverStart());
   await date.press('Enter');
-  await page.locator('input[type=file]').setInputFiles({ name: 'attendance.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-  await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(rows);
+  const file = typeof csv === 'string' ? { name: 'attendance.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) } : csv;
+  await page.locator('input[type=file]').setInputFiles(file);
+  // The gateway's roster reader answers (a parse worker reads the file).
+  await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count(), { timeout: 30_000 }).toBe(rows);
 }
 
 /** Submits the filled attendance, confirms the cost and returns the result shown on the page. */

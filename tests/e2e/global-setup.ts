@@ -55,8 +55,9 @@ export default async function setup(project: TestProject) {
       servers.push(await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, staticDir: dist, fakeClock: true }));
     }
     // The same build under a base path, on gateway 1's database (no second seed; its demo accounts would
-    // make a gateway that is production by default refuse to start).
-    const underBase = await startServer({ port: 0, host: '127.0.0.1', db: servers[0].db, staticDir: dist, basePath: '/console/', production: false });
+    // make a gateway that is production by default refuse to start). Like gateway 1 a development gateway
+    // whose files are in that in-memory database, so either gateway may parse an upload of the other.
+    const underBase = await startServer({ port: 0, host: '127.0.0.1', db: servers[0].db, dataDir: 'memory', staticDir: dist, basePath: '/console/', production: false });
     servers.push(underBase);
     const urls = servers.slice(0, -1).map((s) => s.url.replace(/\/$/, ''));
     const browser = await chromium.connect(chrome.wsEndpoint());

@@ -11,6 +11,7 @@ import {
   sniff,
 } from '../../src/server/files/checks.ts';
 import { downloadHeaders } from '../../src/server/files/download.ts';
+import { manyEntries, notAWorkbook, zipBombXlsx } from './zip-bomb.ts';
 
 /** A minimal Windows PE: 'MZ' DOS header whose e_lfanew points at 'PE\0\0' + a COFF header. */
 function fakeExe(): Buffer {
@@ -109,6 +110,42 @@ describe('content sniffing', () => {
       expect(r).toEqual({ ok: false, message: 'SVG 文件包含脚本或事件处理代码，出于安全原因不予接收' });
     }
     expect(await sniff(Buffer.from('<html><body>hi</body></html>'), 'svg')).toMatchObject({ ok: false });
+  });
+});
+
+describe('OOXML packages and zip bombs', () => {
+  const xlsx = (buffer: Buffer) => checkUpload({ fileName: '名单.xlsx', buffer, groups: ROSTER_UPLOAD_TYPES });
+
+  it('refuses any zip renamed .xlsx or .docx that is not a workbook or document package', async () => {
+    expect(await xlsx(notAWorkbook('plain'))).toEqual({ ok: false, message: '文件内容与扩展名不符（实际为普通压缩包，不是 Excel 表格）' });
+    expect(await checkUpload({ fileName: '说明.docx', buffer: notAWorkbook('plain'), groups: ['office'] })).toEqual({
+      ok: false,
+      message: '文件内容与扩展名不符（实际为普通压缩包，不是 Word 文档）',
+    });
+    // A [Content_Types].xml that declares a workbook is not enough: the workbook part must be there.
+    expect(await xlsx(notAWorkbook('declared-only'))).toEqual({
+      ok: false,
+      message: '文件已损坏：缺少工作簿部件（xl/workbook.xml）；请用 Excel 另存为 .xlsx 后重新上传',
+    });
+    expect(await xlsx(notAWorkbook('docx'))).toEqual({ ok: false, message: '文件内容与扩展名不符（实际为Word 文档（docx））' });
+    expect(await checkUpload({ fileName: '说明.docx', buffer: notAWorkbook('docx'), groups: ['office'] })).toMatchObject({ ok: true, ext: 'docx' });
+  });
+
+  it('refuses a zip bomb by the sizes it declares, and by what it inflates to when they lie, before any parser opens it', async () => {
+    const message = '文件解压后超过 100 MB（疑似压缩炸弹），已拒绝；请删除多余的工作表或内容后重新上传';
+    const bomb = await zipBombXlsx(120);
+    expect(bomb.honest.length).toBeLessThan(200 * 1024);
+    expect(await xlsx(bomb.honest)).toEqual({ ok: false, message });
+    expect(await xlsx(bomb.lying)).toEqual({ ok: false, message });
+    // The same shape within the limit is a workbook.
+    expect(await xlsx((await zipBombXlsx(1)).honest)).toMatchObject({ ok: true, ext: 'xlsx' });
+  });
+
+  it('refuses a package with more parts than any workbook has', async () => {
+    expect(await xlsx(manyEntries(1000))).toEqual({
+      ok: false,
+      message: '文件内部包含 1002 个部件（最多 1000 个），不是正常的 Excel 表格；请用 Excel 另存为 .xlsx 后重新上传',
+    });
   });
 });
 

@@ -7,7 +7,7 @@ import { mapColumns, normalizeHeader, requireColumns } from '../../src/server/fi
 import { buildPreview, previewErrors } from '../../src/server/files/roster-validate.ts';
 import { ROSTER_COLUMNS, createRosterValidator } from '../../src/server/files/roster-columns.ts';
 import { checkUpload, ROSTER_UPLOAD_TYPES } from '../../src/server/files/checks.ts';
-import { SheetError } from '../../src/server/files/types.ts';
+import { SheetError, type ProbedKey } from '../../src/server/files/types.ts';
 
 const ID1 = '110101199003074573';
 const ID2 = '32010219851201123X';
@@ -21,7 +21,7 @@ async function xlsx(rows: unknown[][], prepare?: (ws: ExcelJS.Worksheet) => void
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-async function preview(buf: Buffer, ext: string, existingKeys?: Set<string>) {
+async function preview(buf: Buffer, ext: string, existingKeys?: ReadonlySet<string> | readonly ProbedKey[]) {
   const table = await readSheet(buf, ext, { columns: ROSTER_COLUMNS });
   return { table, p: buildPreview({ table, columns: ROSTER_COLUMNS, validateRow: createRosterValidator(), keyColumn: 'idCard', existingKeys }) };
 }
@@ -91,6 +91,21 @@ describe('readSheet', () => {
     const many = Buffer.from(`姓名\n${'张三\n'.repeat(11)}`);
     await expect(readSheet(many, 'csv', { maxRows: 10 })).rejects.toMatchObject({ code: 'TOO_MANY_ROWS', message: '单个文件最多 10 行，当前 11 行' });
   });
+
+  it('reads no more of a workbook than the row limit allows, and the first visible sheet', async () => {
+    const rows = [['姓名'], ...Array.from({ length: 40 }, (_, i) => [`员工${i}`])];
+    const big = await xlsx(rows);
+    await expect(readSheet(big, 'xlsx', { maxRows: 39 })).rejects.toMatchObject({ code: 'TOO_MANY_ROWS', message: expect.stringMatching(/^单个文件最多 39 行，当前/) });
+    // Within the limit after blank rows and a title above the header: read.
+    expect((await readSheet(big, 'xlsx', { maxRows: 40 })).rows).toHaveLength(40);
+    const wb = new ExcelJS.Workbook();
+    const hidden = wb.addWorksheet('旧名单');
+    hidden.state = 'hidden';
+    hidden.addRow(['不要读']);
+    wb.addWorksheet('名单').addRows([['姓名'], ['张三']]);
+    const t = await readSheet(Buffer.from(await wb.xlsx.writeBuffer()), 'xlsx');
+    expect(t.rows).toEqual([['张三']]);
+  });
 });
 
 describe('mapColumns', () => {
@@ -140,6 +155,8 @@ describe('buildPreview', () => {
     ]);
     const { p } = await preview(buf, 'xlsx', new Set([ID3]));
     expect(p.total).toBe(6);
+    // Row 7 has a wrong phone and is already insured: counted once, as 有误. Every row is in one category.
+    expect(p.counts).toEqual({ total: 6, valid: 2, errors: 2, duplicates: 2 });
     expect(p.headerRow).toBe(2);
     expect(p.valid.map((v) => v.row)).toEqual([3, 4]);
     expect(p.valid[0].values).toEqual({ name: '张三', idCard: ID1, phone: '13800138000', jobType: '焊工' });
@@ -160,6 +177,33 @@ describe('buildPreview', () => {
       '7:手机号:请输入正确的 11 位手机号',
       '7:身份证号:该人员已在保',
       '8:身份证号:与第 4 行重复',
+    ]);
+  });
+
+  it('a key refused with a reason is an error of its cell (有误, not 重复); the counts still add up', async () => {
+    const OLD = '年龄 70 岁，不在该方案可投保年龄 16–65 岁之内';
+    const buf = await xlsx([
+      ['姓名', '身份证号', '手机号', '工种'],
+      ['张三', ID1, '13800138000', '焊工'],
+      ['李四', ID2, '13800138001', '电工'],
+      ['王五', ID3, '1380013800', ''],
+      ['李四四', ID2, '13800138003', ''],
+      ['赵六', '110101199003075138', '13800138004', ''],
+    ]);
+    const { p } = await preview(buf, 'xlsx', [[ID2.toLowerCase(), OLD], [ID3, OLD], '110101199003075138']);
+    // Row 3 refused: 有误. Row 4 has a wrong phone and is refused: one 有误 row with both messages.
+    // Row 5 repeats row 3 (重复), row 6 is already insured (重复), row 2 is the only valid one.
+    expect(p.counts).toEqual({ total: 5, valid: 1, errors: 2, duplicates: 2 });
+    expect(p.counts.valid + p.counts.errors + p.counts.duplicates).toBe(p.counts.total);
+    expect(p.valid.map((v) => v.row)).toEqual([2]);
+    expect(p.errors).toEqual([
+      { row: 3, column: 'idCard', label: '身份证号', message: OLD },
+      { row: 4, column: 'phone', label: '手机号', message: '请输入正确的 11 位手机号' },
+      { row: 4, column: 'idCard', label: '身份证号', message: OLD },
+    ]);
+    expect(p.duplicates).toEqual([
+      { row: 5, firstRow: 3, column: 'idCard', message: '与第 3 行重复' },
+      { row: 6, column: 'idCard', message: '该人员已在保' },
     ]);
   });
 

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAX_ROWS, parseRosterInWorker, type ValidatorModuleRef } from '../../src/server/files/parse-in-worker.ts';
+import { MAX_ROWS, parseRosterInWorker, prewarmParseWorker, type ValidatorModuleRef } from '../../src/server/files/parse-in-worker.ts';
 import { ROSTER_COLUMNS } from '../../src/server/files/roster-columns.ts';
 import { idCardCheckChar } from '../../src/shared/checks.ts';
 import type { Progress } from '../../src/server/files/types.ts';
@@ -27,7 +27,7 @@ async function bigXlsx(n: number): Promise<Buffer> {
 }
 
 describe('parseRosterInWorker', () => {
-  it('parses 50,000 rows in a worker thread with progress, keeping the event loop free', async () => {
+  it('parses 50,000 rows in a parse process with progress, keeping the event loop free', async () => {
     const n = MAX_ROWS;
     const buf = await bigXlsx(n);
     const t0 = performance.now();
@@ -75,6 +75,28 @@ describe('parseRosterInWorker', () => {
     const failing = parseRosterInWorker({ buffer: csv, ext: 'csv', columns: ROSTER_COLUMNS, keyColumn: 'idCard', validatorModule, coveredKeys: () => Promise.reject(new Error('db down')) });
     await expect(failing.result).rejects.toMatchObject({ code: 'INTERNAL', message: '文件解析失败，请稍后重试' });
   });
+
+  it('returns pages of rows with their errors and duplicates (the upload keeps them so), through a worker started ahead', async () => {
+    const lines = ['姓名,身份证号,手机号,工种'];
+    for (let i = 0; i < 7; i++) lines.push(`员工${i},${i === 5 ? idFor(0) : idFor(i)},${i === 3 ? '123' : ''},`);
+    prewarmParseWorker();
+    const p = await parseRosterInWorker({ buffer: Buffer.from(lines.join('\n')), ext: 'csv', columns: ROSTER_COLUMNS, keyColumn: 'idCard', validatorModule, pageSize: 3 }).result;
+    expect(p.counts).toEqual({ total: 7, valid: 5, errors: 1, duplicates: 1 });
+    expect([p.valid, p.errors, p.duplicates]).toEqual([[], [], []]);
+    const pages = p.pages!.map((x) => JSON.parse(x));
+    expect(pages.map((x) => x.rowNumbers)).toEqual([[2, 3, 4], [5, 6, 7], [8]]);
+    expect(pages[1].rows[0]).toEqual(['员工3', idFor(3), '123', '']);
+    expect(pages[1].errors).toEqual([{ row: 5, column: 'phone', label: '手机号', message: '请输入正确的 11 位手机号' }]);
+    expect(pages[1].duplicates).toEqual([{ row: 7, firstRow: 2, column: 'idCard', message: '与第 2 行重复' }]);
+    expect(pages[0].errors).toEqual([]);
+  });
+
+  it("a file that fills the parse process's heap ends that process with a message, the gateway goes on", async () => {
+    const lines = ['姓名,身份证号,手机号,工种'];
+    for (let i = 0; i < MAX_ROWS; i++) lines.push(`员工${i}${'很长的名字'.repeat(5)},${idFor(i)},13800000000,普工${'x'.repeat(20)}`);
+    const task = parseRosterInWorker({ buffer: Buffer.from(lines.join('\n')), ext: 'csv', columns: ROSTER_COLUMNS, keyColumn: 'idCard', validatorModule, maxHeapMb: 24 });
+    await expect(task.result).rejects.toMatchObject({ code: 'TOO_LARGE', message: '文件内容过多，无法解析，请拆分后上传' });
+  }, 60_000);
 
   it('asks for an ID number typed with a lower-case x in upper case, and marks its row 该人员已在保', async () => {
     const withX = '11010119900307002X';

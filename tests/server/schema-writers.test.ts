@@ -93,6 +93,7 @@ const WRITERS: Record<string, Writer> = {
   'POST /api/settings/password': { none: 'changes a password' },
   'POST /api/orders/{id}/pay': { none: 'pays an order (status only)' },
   'POST /api/insure/quote': { none: 'quotes a price, stores nothing' },
+  'POST /api/insure-uploads/read': { none: 'reads a roster file into rows for a form (attendance import), stores nothing' },
   'POST /api/insured-persons/{id}/start': { none: 'moves the automatic-insurance status' },
   'POST /api/insured-persons/{id}/stop': { none: 'moves the automatic-insurance status' },
   'POST /api/claim-attachments': { none: 'stores a file' },
@@ -240,7 +241,9 @@ for (const target of targets()) {
     let routes: string[] = [];
     beforeAll(async () => {
       root = schemasWithSynthFields();
-      server = await startServer({ port: 0, host: '127.0.0.1', db: await target.openEmpty(), seed: true, schemaRoot: root });
+      // PGlite: an in-memory database, so the uploaded roster is stored in it, not under .data/files
+      // (files-backends.test.ts checks that nothing reaches the repository's data folders).
+      server = await startServer({ port: 0, host: '127.0.0.1', db: await target.openEmpty(), seed: true, schemaRoot: root, ...(target.name === 'pglite' ? { dataDir: 'memory' } : {}) });
       const origin = server.url.replace(/\/$/, '');
       const login = await toRes(await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone: '13800000000', password: 'demo1234' }) }));
       const token = login.body.data.token as string;

@@ -1,6 +1,9 @@
 import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { count, makeIdCard, monthPlan, START, upload, useUploadGateway, waitParsed } from './upload-helpers.ts';
+import { readdirSync } from 'node:fs';
+import { BIZ_ADMIN } from './helpers.ts';
+import { count, makeIdCard, monthPlan, previewRows, rosterXlsx, START, upload, useUploadGateway, waitParsed } from './upload-helpers.ts';
+import { notAWorkbook, zipBombXlsx } from './zip-bomb.ts';
 
 const c = useUploadGateway();
 let plan: string;
@@ -20,6 +23,22 @@ describe('upload checks', () => {
     expect(r.body.message).toBe('文件内容与扩展名不符（实际为可执行文件）');
     expect(r.body.errors).toEqual([{ field: 'file', message: r.body.message }]);
     expect(await uploads()).toBe(before);
+  });
+
+  it('refuses a zip bomb and any zip renamed .xlsx at upload, storing nothing', async () => {
+    const before = { rows: await uploads(), files: readdirSync(c.filesDir, { recursive: true }).length };
+    // 120 MB of sheet (bench/upload.ts sends the 1 MB → 1 GB one and reports its time and the gateway's memory).
+    const bomb = await zipBombXlsx(120);
+    for (const bytes of [bomb.honest, bomb.lying]) {
+      const r = await upload(c, { name: '名单.xlsx', bytes }, { planName: plan, startDate: START() });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe('文件解压后超过 100 MB（疑似压缩炸弹），已拒绝；请删除多余的工作表或内容后重新上传');
+    }
+    const zip = await upload(c, { name: '名单.xlsx', bytes: notAWorkbook('plain') }, { planName: plan, startDate: START() });
+    expect(zip.status).toBe(400);
+    expect(zip.body.message).toBe('文件内容与扩展名不符（实际为普通压缩包，不是 Excel 表格）');
+    expect(await uploads()).toBe(before.rows);
+    expect(readdirSync(c.filesDir, { recursive: true }).length).toBe(before.files);
   });
 
   it('checks the extension case-insensitively and refuses a name without one', async () => {
@@ -77,13 +96,67 @@ describe('upload checks', () => {
     const r = await upload(c, { name: '名单.csv', bytes: iconv.encode(text, 'gbk') }, { planName: plan, startDate: START() });
     const s = await waitParsed(c, r.body.data.id);
     expect(s.counts).toEqual({ total: 2, valid: 2, errors: 0, duplicates: 0 });
-    const p = await c.call('GET', `/api/insure-uploads/${r.body.data.id}/preview`);
-    expect(p.body.data.result.rows).toEqual([
+    expect((await previewRows(c, r.body.data.id)).rows).toEqual([
       ['欧阳娜娜', a, '13712345678', '分拣员'],
       ['诸葛亮', b, '', ''],
     ]);
     // Another business cannot see it.
     const other = await c.call('GET', `/api/insure-uploads/${r.body.data.id}`, { biz: 'B10002' });
     expect(other.status).toBe(404);
+  });
+});
+
+/** POST /api/insure-uploads/read as the attendance tab sends it. */
+async function readRows(file: { name: string; bytes: Buffer }, entity = 'attendance-submit') {
+  const fd = new FormData();
+  fd.append('entity', entity);
+  fd.append('field', 'rows');
+  fd.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+  const res = await fetch(`${c.origin}/api/insure-uploads/read`, { method: 'POST', headers: { authorization: `Bearer ${c.token}`, 'x-company-id': BIZ_ADMIN }, body: fd });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('reading a roster file into rows (the attendance import): the roster upload\'s reader, nothing stored', () => {
+  const ids = Array.from({ length: 5 }, (_, i) => makeIdCard('440305', '19900101', 60 + i));
+  const people = ['欧阳娜娜', '诸葛明亮', '司马相如', '上官婉儿', '东方不败'];
+
+  it('reads a GBK CSV saved by Excel: five people from five rows, the header is never a person', async () => {
+    const before = { rows: await uploads(), files: readdirSync(c.filesDir, { recursive: true }).length };
+    const csv = ['姓名,身份证号,手机号,工种', ...people.map((p, i) => `${p},${ids[i]},1371234567${i},分拣员`)].join('\r\n');
+    const r = await readRows({ name: '考勤.csv', bytes: iconv.encode(csv, 'gbk') });
+    expect(r.status).toBe(200);
+    expect(r.body.data.columns.map((x: { key: string }) => x.key)).toEqual(['name', 'idCard', 'phone', 'jobType']);
+    expect(r.body.data.rows).toEqual(people.map((p, i) => [p, ids[i], `1371234567${i}`, '分拣员']));
+    expect(r.body.data.rowNumbers).toEqual([2, 3, 4, 5, 6]);
+    expect(r.body.data.counts).toEqual({ total: 5, valid: 5, errors: 0, duplicates: 0 });
+    expect(await uploads()).toBe(before.rows);
+    expect(readdirSync(c.filesDir, { recursive: true }).length).toBe(before.files);
+  });
+
+  it('reads an xlsx the same way, marking the template example row and duplicates', async () => {
+    const bytes = await rosterXlsx([
+      ['张三', '11010519491231002X', '13800000000', '快递员'], // the template's example row
+      ...people.slice(0, 2).map((p, i) => [p, ids[i], '', '']),
+      ['重复的人', ids[0], '', ''],
+    ]);
+    const r = await readRows({ name: '考勤.xlsx', bytes });
+    expect(r.status).toBe(200);
+    expect(r.body.data.rows.map((x: string[]) => x[0])).toEqual(['张三', '欧阳娜娜', '诸葛明亮', '重复的人']);
+    expect(r.body.data.errors).toEqual([{ row: 2, column: 'name', label: '姓名', message: '这是模板中的示例行，请删除后重新上传' }]);
+    expect(r.body.data.duplicates).toEqual([{ row: 5, firstRow: 3, column: 'idCard', message: '与第 3 行重复' }]);
+    expect(r.body.data.counts).toEqual({ total: 4, valid: 2, errors: 1, duplicates: 1 });
+  });
+
+  it('refuses what the roster upload refuses, and a form without a roster', async () => {
+    const exe = await readRows({ name: '考勤.xlsx', bytes: EXE });
+    expect(exe.status).toBe(400);
+    expect(exe.body.message).toBe('文件内容与扩展名不符（实际为可执行文件）');
+    const header = await readRows({ name: 'x.csv', bytes: Buffer.from('名字,电话\n张三,13800000000\n') });
+    expect(header.body).toMatchObject({ message: '表头缺少列：身份证号', errors: [{ field: 'file', message: '表头缺少列：身份证号' }] });
+    const lines = ['姓名,身份证号', ...Array.from({ length: 5001 }, (_, i) => `员工${i},1`)];
+    expect((await readRows({ name: 'many.csv', bytes: Buffer.from(lines.join('\n')) })).body.message).toBe('单个文件最多 5000 行，当前 5001 行');
+    const other = await readRows({ name: 'a.csv', bytes: Buffer.from('姓名\n张三\n') }, 'claim');
+    expect(other.status).toBe(400);
+    expect(other.body.errors).toEqual([{ field: 'entity', message: '不支持导入该表单的名单' }]);
   });
 });

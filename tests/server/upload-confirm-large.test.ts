@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { localParts } from '../../src/server/domain/util.ts';
-import { CONFIRM_INTERRUPTED } from '../../src/server/routes/insure-upload-store.ts';
+import { CONFIRM_INTERRUPTED, MAX_CONFIRM_ATTEMPTS } from '../../src/server/routes/insure-upload-store.ts';
 import { BIZ_ADMIN, BIZ_OPERATOR, boot, type Client } from './helpers.ts';
 import { people, targets } from './money-helpers.ts';
 import { balanceCents, count, monthPlan, START, upload, waitConfirmed, waitParsed } from './upload-helpers.ts';
@@ -95,8 +95,9 @@ for (const t of targets()) {
       expect(busy.body.message).toBe('该文件正在确认投保，请稍候');
       expect((await c.call('GET', `/api/insure-uploads/${uploadId}`)).body.data).toMatchObject({ status: 'confirming', confirmDone: 5000, confirmPercent: Math.floor((5000 * 100) / ROWS) });
 
-      // Its process died ten minutes ago: the next read gives it back; nothing was insured (its transaction died with it).
-      await db.query(`UPDATE insure_uploads SET updated_at = now() - interval '10 minutes' WHERE id = $1`, [uploadId]);
+      // Its process died ten minutes ago and its takeovers are used up (a job with stored input is taken over
+      // before that: insure-upload-confirm-resume.ts): the next read gives it back; nothing was insured.
+      await db.query(`UPDATE insure_uploads SET updated_at = now() - interval '10 minutes', confirm_attempts = $2 WHERE id = $1`, [uploadId, MAX_CONFIRM_ATTEMPTS]);
       const s = (await c.call('GET', `/api/insure-uploads/${uploadId}`)).body.data;
       expect(s).toMatchObject({ status: 'ready', error: CONFIRM_INTERRUPTED, confirmDone: 0, batchId: null });
       expect(await count(c, `SELECT 1 FROM insure_uploads WHERE id = $1 AND confirm_token IS NULL`, [uploadId])).toBe(1);

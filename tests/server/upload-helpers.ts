@@ -36,9 +36,9 @@ export async function upload(
 }
 
 /** Polls the upload until its parse has finished; returns the final status view. */
-export async function waitParsed(c: Client, id: number): Promise<any> {
+export async function waitParsed(c: Client, id: number, biz?: string): Promise<any> {
   for (let i = 0; i < 600; i++) {
-    const r = await c.call('GET', `/api/insure-uploads/${id}`);
+    const r = await c.call('GET', `/api/insure-uploads/${id}`, { biz });
     if (r.status !== 200) throw new Error(JSON.stringify(r.body));
     if (r.body.data.status !== 'parsing') return r.body.data;
     await new Promise((res) => setTimeout(res, 100));
@@ -56,6 +56,22 @@ export async function waitConfirmed(c: Client, id: number, seen: any[] = [], biz
     await new Promise((res) => setTimeout(res, 100));
   }
   throw new Error('confirmation did not finish');
+}
+
+/** The parsed rows of an upload as the browser reads them: the preview's head, then every page of /rows. */
+export async function previewRows(c: Client, id: number): Promise<{ head: any; rowNumbers: number[]; rows: string[][]; errors: any[]; duplicates: any[] }> {
+  const p = await c.call('GET', `/api/insure-uploads/${id}/preview`);
+  if (p.status !== 200) throw new Error(JSON.stringify(p.body));
+  const out = { head: p.body.data, rowNumbers: [] as number[], rows: [] as string[][], errors: [] as any[], duplicates: [] as any[] };
+  for (let page = 0; page < p.body.data.result.pages; page++) {
+    const r = await c.call('GET', `/api/insure-uploads/${id}/rows?page=${page}`);
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    out.rowNumbers.push(...r.body.data.rowNumbers);
+    out.rows.push(...r.body.data.rows);
+    out.errors.push(...r.body.data.errors);
+    out.duplicates.push(...r.body.data.duplicates);
+  }
+  return out;
 }
 
 /** GET a binary response. */

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { balanceCents, count, getBytes, makeIdCard, monthPlan, rosterXlsx, START, upload, useUploadGateway, waitConfirmed, waitParsed } from './upload-helpers.ts';
+import { balanceCents, count, getBytes, makeIdCard, monthPlan, previewRows, rosterXlsx, START, upload, useUploadGateway, waitConfirmed, waitParsed } from './upload-helpers.ts';
 
 const c = useUploadGateway();
 let plan: string;
@@ -51,9 +51,22 @@ describe('upload → preview → confirm', () => {
     // Nothing is insured before confirmation.
     expect(await count(c, 'SELECT 1 FROM insure_batches')).toBe(before);
 
-    const p = await c.call('GET', `/api/insure-uploads/${uploadId}/preview`);
-    expect(p.status).toBe(200);
-    const res = p.body.data.result;
+    // The head (columns, how many rows in how many pages, the quote), then the rows page by page.
+    const res = await previewRows(c, uploadId);
+    expect(res.head.result).toEqual({
+      columns: [
+        { key: 'name', label: '姓名' },
+        { key: 'idCard', label: '身份证号' },
+        { key: 'phone', label: '手机号' },
+        { key: 'jobType', label: '工种' },
+      ],
+      headerRow: 1,
+      unknownHeaders: [],
+      total: 5,
+      pageSize: 5000,
+      pages: 1,
+    });
+    const p = { body: { data: res.head } };
     expect(res.rowNumbers).toEqual([2, 3, 4, 5, 6]);
     expect(res.rows[0]).toEqual(['王小明', id(1), '13900000001', '普工']);
     expect(res.errors).toEqual([
@@ -155,8 +168,7 @@ describe('upload → preview → confirm', () => {
     const r = await upload(c, { name: 'second.xlsx', bytes: bytes2 }, { planName: plan, startDate: START() });
     const s = await waitParsed(c, r.body.data.id);
     expect(s.counts).toEqual({ total: 2, valid: 1, errors: 0, duplicates: 1 });
-    const p = await c.call('GET', `/api/insure-uploads/${r.body.data.id}/preview`);
-    expect(p.body.data.result.duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
+    expect((await previewRows(c, r.body.data.id)).duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
 
     const ok = await c.call('POST', '/api/insure-uploads/confirm', { body: { uploadId: r.body.data.id, planName: plan, startDate: START() } });
     expect(ok.status).toBe(202);
@@ -174,8 +186,7 @@ describe('upload → preview → confirm', () => {
     const r = await upload(c, { name: 'lower-x.xlsx', bytes: await rosterXlsx([['孙有叉', withX.toLowerCase(), '13900000019', '普工']]) }, { planName: plan, startDate: START() });
     const s = await waitParsed(c, r.body.data.id);
     expect(s.counts).toEqual({ total: 1, valid: 0, errors: 0, duplicates: 1 });
-    const p = await c.call('GET', `/api/insure-uploads/${r.body.data.id}/preview`);
-    expect(p.body.data.result.duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
+    expect((await previewRows(c, r.body.data.id)).duplicates).toEqual([{ row: 2, column: 'idCard', message: '该人员已在保' }]);
     expect(await count(c, 'SELECT 1 FROM insure_records WHERE id_card = $1', [withX])).toBe(1);
   });
 

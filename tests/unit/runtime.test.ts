@@ -7,7 +7,8 @@ import { breadcrumbFor, firstAccessibleChild, groupRoutes, layoutOf, resolveRedi
 import { findRoute, flattenRoutes } from '../../src/schema/routes';
 import { SERVICE_PACK_LABELS, servicePackLabel } from '../../src/shared/labels';
 import { Channel, channelLabel } from '../../src/shared/enums';
-import { csvToRows, isValidIdCard, parseCsv } from '../../src/runtime/validators';
+import { isValidIdCard } from '../../src/runtime/validators';
+import { importedRows } from '../../src/runtime/upload/RowsImport';
 import { idCardCheckChar, isValidDate } from '../../src/shared/checks';
 import { toFormilyPath, toFormilySchema } from '../../src/runtime/formSchema';
 import { toCsv, toQuery } from '../../src/runtime/tableColumns';
@@ -159,13 +160,21 @@ describe('input checks', () => {
       expect(isValidDate(bad), bad).toBe(false);
   });
 
-  it('parses CSV with quotes, CRLF and a BOM, and maps roster headers', () => {
-    expect(parseCsv('\uFEFFa,"b,c"\r\n"x""y",2\r\n\r\n')).toEqual([['a', 'b,c'], ['x"y', '2']]);
-    const cols = [{ name: 'name', title: '姓名' }, { name: 'idCard', title: '身份证号' }];
-    expect(csvToRows('身份证号,姓名\n11010519491231002X,张三\n', cols)).toEqual({ rows: [{ name: '张三', idCard: '11010519491231002X' }] });
-    expect(csvToRows('姓名\n张三', cols).error).toMatch(/身份证号/);
-    expect(csvToRows('张三,11010519491231002X', cols).rows).toEqual([{ name: '张三', idCard: '11010519491231002X' }]);
-    expect(csvToRows('', cols).error).toBeTruthy();
+  it("imports the rows the gateway's roster reader read: by column key, without the template's example row, problems listed by row", () => {
+    const r = importedRows({
+      columns: [{ key: 'name', label: '姓名' }, { key: 'idCard', label: '身份证号' }],
+      rowNumbers: [2, 3, 4, 5],
+      rows: [['张三', '11010519491231002X'], ['李四', '1.10101E+17'], ['王五', '110101199003074573'], ['赵六', '110101199003074573']],
+      errors: [
+        { row: 2, column: 'name', label: '姓名', message: '这是模板中的示例行，请删除后重新上传' },
+        { row: 3, column: 'idCard', label: '身份证号', message: '身份证号不正确' },
+      ],
+      duplicates: [{ row: 5, firstRow: 4, message: '与第 4 行重复' }],
+      unknownHeaders: [],
+    });
+    expect(r.rows).toEqual([{ name: '李四', idCard: '1.10101E+17' }, { name: '王五', idCard: '110101199003074573' }, { name: '赵六', idCard: '110101199003074573' }]);
+    expect(r.skipped).toBe(1);
+    expect(r.problems).toEqual(['第 3 行 身份证号：身份证号不正确', '第 5 行：与第 4 行重复']);
   });
 });
 

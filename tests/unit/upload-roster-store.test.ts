@@ -63,4 +63,42 @@ describe('roster editor store', () => {
     s.setCell(id, 'idCard', B);
     expect(s.getRow(id)).toMatchObject({ status: 'valid', insured: undefined });
   });
+
+  it("appends an upload's next pages: a later row repeating an earlier ID card is its duplicate; counts add up", () => {
+    const s = new RosterStore(columns);
+    s.load([
+      { row: 2, values: { name: '王五', idCard: A } },
+      { row: 3, values: { name: '张', idCard: B } },
+    ]);
+    let structure = 0;
+    s.subscribeStructure(() => structure++);
+    s.append([
+      { row: 4, values: { name: '赵六', idCard: A.toLowerCase() } },
+      { row: 5, values: { name: '钱七', idCard: B }, errors: { name: '这是模板中的示例行，请删除后重新上传' } },
+    ]);
+    expect(structure).toBe(1);
+    expect(s.ids().map((id) => s.getRow(id)!.status)).toEqual(['valid', 'error', 'duplicate', 'error']);
+    expect(s.getRow(s.ids()[2])!.dup).toBe('与第 2 行重复');
+    const c = s.getCounts();
+    expect(c).toEqual({ total: 4, valid: 1, errors: 2, duplicates: 1 });
+    expect(c.valid + c.errors + c.duplicates).toBe(c.total);
+  });
+
+  it('knows whether the user changed the rows since they were loaded (an unedited upload is confirmed by its id)', () => {
+    const s = store(3);
+    expect(s.edited).toBe(false);
+    s.append([{ row: 9, values: { name: '孙八', idCard: B } }]);
+    expect(s.edited).toBe(false);
+    s.setCell(s.ids()[0], 'name', '员工0'); // the same value: no change
+    expect(s.edited).toBe(false);
+    s.setCell(s.ids()[0], 'name', '员工零');
+    expect(s.edited).toBe(true);
+    s.load([{ row: 2, values: { name: '王五', idCard: A } }]);
+    expect(s.edited).toBe(false);
+    s.removeRow(s.ids()[0]);
+    expect(s.edited).toBe(true);
+    s.load([]);
+    s.addRow();
+    expect(s.edited).toBe(true);
+  });
 });

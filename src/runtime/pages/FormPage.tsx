@@ -1,15 +1,13 @@
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Button, Card, Select, Space, Upload } from 'antd';
+import { Alert, Card, Select } from 'antd';
 import { message } from '../feedback';
-import { UploadOutlined } from '@ant-design/icons';
 import { createForm, onFieldInputValueChange, onFormSubmitStart, type Form as FormilyForm } from '@formily/core';
 import { createSchemaField, useForm, observer as formilyObserver } from '@formily/react';
 import { Form, FormButtonGroup, FormItem, Input as FInput, Password, Select as FSelect, Submit, Switch } from '@formily/antd-v5';
 import type { FormSchema } from '../../schema/types';
 import { api, ApiError } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
-import { csvToRows, type RosterColumn } from '../validators';
 import { CONFIRM_MISMATCH, confirmMismatch, labelLookup, payloadOf, sameAsOther, sendForm, type ServerError } from './formSubmit';
 import { FormErrorSummary } from './FormErrorSummary';
 import { ConfirmCost } from './ConfirmCost';
@@ -18,41 +16,13 @@ import { lazyWithRetry } from '../errors';
 import { Loading } from '../layouts/Loading';
 import { needsHeavyInputs } from './formInputs';
 import { FileUpload } from '../upload/FileUpload';
+import { RowsImport } from '../upload/RowsImport';
 
 /** The shared SMS code input, reading the phone from the Formily form. */
 const SmsCodeInput = formilyObserver(function FormilySmsCodeInput(props: Omit<SmsCodeInputProps, 'phone'>) {
   const form = useForm();
   return <SmsInput {...props} phone={() => String(form.values.phone ?? '')} />;
 });
-
-/** Imports a CSV/TSV roster file into the surrounding ArrayTable (rows are appended). */
-function RowsImport(props: { target: string; columns: RosterColumn[] }) {
-  const form = useForm();
-  const [error, setError] = useState<string>();
-  return (
-    <Space direction="vertical" style={{ marginBottom: 8 }}>
-      <Upload
-        accept=".csv,.txt,.tsv"
-        showUploadList={false}
-        beforeUpload={async (file) => {
-          const text = await file.text();
-          const { rows, error: err } = csvToRows(text, props.columns);
-          setError(err);
-          if (!err) {
-            const current = form.getValuesIn(props.target);
-            form.setValuesIn(props.target, [...(Array.isArray(current) ? current : []), ...rows]);
-            message.success(`已导入 ${rows.length} 人`);
-          }
-          return false;
-        }}
-      >
-        <Button icon={<UploadOutlined />}>导入名单（CSV）</Button>
-      </Upload>
-      <span style={{ color: 'rgba(0, 0, 0, 0.65)' }}>表头：{props.columns.map((c) => c.title).join('，')}</span>
-      {error && <Alert type="error" showIcon message={error} />}
-    </Space>
-  );
-}
 
 /** Select whose options come from a list endpoint (rows' `value`/`label`, or id/name-like fields). */
 function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (v: unknown) => void; mode?: 'multiple'; 'aria-label'?: string }) {

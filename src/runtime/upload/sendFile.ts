@@ -9,6 +9,8 @@ import { serviceUrl } from '../../services/endpoints';
 export interface SendFileOptions {
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
+  /** Text fields sent before the file. */
+  fields?: Record<string, string>;
 }
 
 function once(url: string, file: File, key: string, opts: SendFileOptions): Promise<{ status: number; body: any }> {
@@ -32,6 +34,7 @@ function once(url: string, file: File, key: string, opts: SendFileOptions): Prom
     xhr.onabort = () => reject(new ApiError('上传已取消'));
     opts.signal?.addEventListener('abort', () => xhr.abort());
     const form = new FormData();
+    for (const [k, v] of Object.entries(opts.fields ?? {})) form.append(k, v);
     form.append('file', file, file.name);
     xhr.send(form);
   });

@@ -1,8 +1,8 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { decodeText, looksLikeText } from './text-decode.ts';
-import { isOoxml } from './zip-peek.ts';
+import { checkZipBounds, ooxmlPackage } from './zip-peek.ts';
 import { safeMimeForDownload } from './download.ts';
-import { MAX_BYTES, tooLargeMessage } from './types.ts';
+import { MAX_BYTES, MAX_UNZIPPED_BYTES, MAX_ZIP_ENTRIES, tooLargeMessage } from './types.ts';
 import { FILE_TYPE_GROUPS, type FileTypeGroup } from '../../utils/upload.ts';
 
 export { contentDispositionAttachment, safeMimeForDownload, downloadHeaders, cleanFileName } from './download.ts';
@@ -55,8 +55,6 @@ const ACCEPT: Record<string, string[]> = {
   avif: ['avif'],
   ico: ['ico', 'cur'],
   pdf: ['pdf', 'ai'],
-  xlsx: ['xlsx'],
-  docx: ['docx'],
   xls: ['cfb'],
   doc: ['cfb'],
 };
@@ -101,9 +99,38 @@ export async function sniff(buffer: Buffer, ext: string): Promise<SniffResult> {
   }
   if (e === 'pdf' && buffer.subarray(0, 1024).includes('%PDF-')) return { ok: true, mime };
   if (!ft) return mismatch('未知格式');
+  if (e === 'xlsx' || e === 'docx') return ZIP_FAMILY.has(ft.ext) ? checkOoxml(buffer, e, ft.ext, mime) : mismatch(describe(ft.ext));
   if (ACCEPT[e]?.includes(ft.ext)) return { ok: true, mime };
-  if ((e === 'xlsx' || e === 'docx') && ft.ext === 'zip' && isOoxml(buffer, e)) return { ok: true, mime };
   return mismatch(describe(ft.ext));
+}
+
+/** What file-type may call a zip package (it guesses OOXML kinds from the first entries' names only). */
+const ZIP_FAMILY: ReadonlySet<string> = new Set(['zip', 'xlsx', 'docx', 'pptx']);
+const OOXML_KIND = { xlsx: 'Excel 表格', docx: 'Word 文档' } as const;
+const RESAVE = { xlsx: '请用 Excel 另存为 .xlsx 后重新上传', docx: '请用 Word 另存为 .docx 后重新上传' } as const;
+
+/**
+ * An xlsx/docx is a zip: bounded once inflated (entry count, and sizes counted while inflating, so a zip
+ * bomb is refused before any parser opens it), then an OOXML package of that kind — a
+ * `[Content_Types].xml` declaring the workbook / document as its main part, and that part present.
+ * Any other zip renamed .xlsx or .docx is refused.
+ */
+async function checkOoxml(buffer: Buffer, e: 'xlsx' | 'docx', guess: string, mime: string): Promise<SniffResult> {
+  const bounds = await checkZipBounds(buffer, { maxEntries: MAX_ZIP_ENTRIES, maxBytes: MAX_UNZIPPED_BYTES });
+  if (!bounds.ok) {
+    if (bounds.reason === 'size') {
+      return { ok: false, message: `文件解压后超过 ${MAX_UNZIPPED_BYTES / 1024 / 1024} MB（疑似压缩炸弹），已拒绝；请删除多余的工作表或内容后重新上传` };
+    }
+    if (bounds.reason === 'entries') return { ok: false, message: `文件内部包含 ${bounds.entries} 个部件（最多 ${MAX_ZIP_ENTRIES} 个），不是正常的 ${OOXML_KIND[e]}；${RESAVE[e]}` };
+    return { ok: false, message: `文件已损坏或压缩方式不受支持，无法读取；${RESAVE[e]}` };
+  }
+  const pkg = ooxmlPackage(buffer, e, bounds.entries);
+  if (pkg.ok) return { ok: true, mime };
+  const other = e === 'xlsx' ? 'docx' : 'xlsx';
+  if (ooxmlPackage(buffer, other, bounds.entries).ok) return mismatch(describe(other));
+  if (guess === 'pptx') return mismatch(describe('pptx'));
+  if (pkg.reason === 'no-main-part') return { ok: false, message: `文件已损坏：缺少${e === 'xlsx' ? '工作簿' : '文档'}部件（${pkg.part}）；${RESAVE[e]}` };
+  return mismatch(`普通压缩包，不是 ${OOXML_KIND[e]}`);
 }
 
 export interface UploadCheckInput {

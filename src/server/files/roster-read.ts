@@ -1,7 +1,4 @@
-import ExcelJS from 'exceljs';
-import * as XLSX from '@e965/xlsx';
-import { parse as parseCsv } from 'csv-parse/sync';
-import { decodeText } from './text-decode.ts';
+import type * as XLSXTypes from '@e965/xlsx';
 import { requiredMatches } from './roster-map.ts';
 import { MAX_ROWS, SheetError, tooManyRowsMessage, type CellIssue, type SheetColumn, type SheetTable } from './types.ts';
 
@@ -13,15 +10,15 @@ export interface ReadOptions {
 }
 
 const PRECISION_LOST = '该单元格是数字格式，超过 15 位的数字已被 Excel 截断，请将该列设为文本格式后重新填写';
+/** Rows read beyond maxRows, for title and blank rows above the header. */
+const SLACK_ROWS = 10;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** Date → 'YYYY-MM-DD' (plus ' HH:mm:ss' when it has a time); exceljs dates are UTC. */
-function dateText(d: Date, utc: boolean): string {
+/** Date → 'YYYY-MM-DD' (plus ' HH:mm:ss' when it has a time); SheetJS gives spreadsheet dates as UTC. */
+function dateText(d: Date): string {
   if (Number.isNaN(d.getTime())) return '';
-  const [y, m, day, h, mi, s] = utc
-    ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()]
-    : [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds()];
+  const [y, m, day, h, mi, s] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()];
   const date = `${y}-${pad(m)}-${pad(day)}`;
   return h || mi || s ? `${date} ${pad(h)}:${pad(mi)}:${pad(s)}` : date;
 }
@@ -37,29 +34,6 @@ function numberText(n: number): { text: string; lost: boolean } {
   return { text: v.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }), lost: false };
 }
 
-/** Text of an exceljs cell value: rich text, formula results, hyperlinks, dates, numbers. */
-function excelValueText(v: ExcelJS.CellValue, issue: () => void): string {
-  if (v == null) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') {
-    const r = numberText(v);
-    if (r.lost) issue();
-    return r.text;
-  }
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (v instanceof Date) return dateText(v, true);
-  if (typeof v === 'object') {
-    if ('richText' in v && Array.isArray(v.richText)) return v.richText.map((t) => t.text).join('');
-    if ('formula' in v || 'sharedFormula' in v) return excelValueText((v as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue, issue);
-    if ('text' in v && 'hyperlink' in v) return excelValueText(v.text as ExcelJS.CellValue, issue);
-    if ('error' in v) return '';
-  }
-  return String(v);
-}
-
-/** A value such as '1.10101E+17': Excel already lost the digits when it saved the CSV. */
-const SCIENTIFIC = /^\d(\.\d+)?e\+\d+$/i;
-
 type RawRow = { row: number; cells: string[] };
 
 function cleanRow(cells: string[]): string[] {
@@ -68,30 +42,28 @@ function cleanRow(cells: string[]): string[] {
   return out;
 }
 
-function readXlsxRows(wb: ExcelJS.Workbook, issues: CellIssue[], maxRows: number): RawRow[] {
-  const ws = wb.worksheets.find((w) => w.state !== 'hidden' && w.state !== 'veryHidden') ?? wb.worksheets[0];
-  if (!ws) return [];
-  if (ws.actualRowCount - 1 > maxRows) throw new SheetError('TOO_MANY_ROWS', tooManyRowsMessage(ws.actualRowCount - 1, maxRows));
-  const rows: RawRow[] = [];
-  ws.eachRow({ includeEmpty: false }, (r, rowNumber) => {
-    const cells: string[] = [];
-    r.eachCell({ includeEmpty: false }, (cell, colNumber) => {
-      cells[colNumber - 1] = excelValueText(cell.value, () => issues.push({ row: rowNumber, col: colNumber - 1, message: PRECISION_LOST }));
-    });
-    for (let i = 0; i < cells.length; i++) cells[i] ??= '';
-    rows.push({ row: rowNumber, cells });
-  });
-  return rows;
-}
+const MAGIC = { xlsx: Buffer.from('504b0304', 'hex'), xls: Buffer.from('d0cf11e0', 'hex') };
+const UNREADABLE = '文件无法读取，请确认文件未损坏且为 Excel 或 CSV 格式';
 
-function readXlsRows(buffer: Buffer, issues: CellIssue[], maxRows: number): RawRow[] {
-  // Read only: SheetJS is used for legacy .xls and never writes.
-  const wb = XLSX.read(buffer, { type: 'buffer', cellDates: true, dense: true });
+/**
+ * .xlsx and legacy .xls, one reader (SheetJS, read only: it never writes here): the first visible
+ * sheet, cell values as the user sees them (rich text as plain text, formulas as their result), at most
+ * maxRows + SLACK_ROWS rows parsed, so a sheet of a million rows costs no more than the limit.
+ */
+async function readWorkbookRows(buffer: Buffer, ext: 'xlsx' | 'xls', issues: CellIssue[], maxRows: number): Promise<RawRow[]> {
+  // SheetJS reads anything (text as a sheet too): only the container the extension promises.
+  if (!buffer.subarray(0, 4).equals(MAGIC[ext])) throw new SheetError('UNREADABLE', UNREADABLE);
+  const XLSX: typeof XLSXTypes = await import('@e965/xlsx');
+  const limit = maxRows + SLACK_ROWS;
+  const wb = XLSX.read(buffer, { type: 'buffer', dense: true, cellDates: true, cellText: false, cellHTML: false, cellNF: false, cellStyles: false, sheetRows: limit + 1 });
   const name = wb.SheetNames.find((n) => !wb.Workbook?.Sheets?.find((s) => s.name === n)?.Hidden) ?? wb.SheetNames[0];
   const ws = name ? wb.Sheets[name] : undefined;
   if (!ws) return [];
-  const data = (ws['!data'] ?? []) as Array<Array<XLSX.CellObject | undefined> | undefined>;
-  if (data.length - 1 > maxRows) throw new SheetError('TOO_MANY_ROWS', tooManyRowsMessage(data.length - 1, maxRows));
+  const data = (ws['!data'] ?? []) as Array<Array<XLSXTypes.CellObject | undefined> | undefined>;
+  if (data.length > limit) {
+    const full = ws['!fullref'] ? XLSX.utils.decode_range(ws['!fullref']).e.r : 0;
+    throw new SheetError('TOO_MANY_ROWS', full > limit ? tooManyRowsMessage(full, maxRows) : tooManyRowsMessage(`超过 ${maxRows}`, maxRows));
+  }
   const rows: RawRow[] = [];
   data.forEach((r, i) => {
     if (!r) return;
@@ -102,7 +74,7 @@ function readXlsRows(buffer: Buffer, issues: CellIssue[], maxRows: number): RawR
         if (t.lost) issues.push({ row: i + 1, col: j, message: PRECISION_LOST });
         return t.text;
       }
-      if (c.v instanceof Date) return dateText(c.v, false);
+      if (c.v instanceof Date) return dateText(c.v);
       if (c.t === 'b') return c.v ? 'TRUE' : 'FALSE';
       return String(c.v);
     });
@@ -111,7 +83,8 @@ function readXlsRows(buffer: Buffer, issues: CellIssue[], maxRows: number): RawR
   return rows;
 }
 
-function readCsvRows(buffer: Buffer): RawRow[] {
+async function readCsvRows(buffer: Buffer): Promise<RawRow[]> {
+  const [{ decodeText }, { parse: parseCsv }] = await Promise.all([import('./text-decode.ts'), import('csv-parse/sync')]);
   const { text } = decodeText(buffer);
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   // Excel's "Unicode text" export is tab-separated; Chinese Windows may also use ';' rarely.
@@ -120,6 +93,10 @@ function readCsvRows(buffer: Buffer): RawRow[] {
   // Excel shows one CSV record per sheet row (even with line breaks inside quotes).
   return records.map((cells, i) => ({ row: i + 1, cells }));
 }
+
+
+/** A value such as '1.10101E+17': Excel already lost the digits when it saved the CSV. */
+const SCIENTIFIC = /^\d(\.\d+)?e\+\d+$/i;
 
 /**
  * Read the first sheet of an .xlsx/.xls/.csv file into trimmed strings. Fully blank rows are
@@ -132,16 +109,12 @@ export async function readSheet(buffer: Buffer, ext: string, opts: ReadOptions =
   let raw: RawRow[];
   const e = ext.toLowerCase();
   try {
-    if (e === 'xlsx') {
-      const wb = new ExcelJS.Workbook();
-      await wb.xlsx.load(buffer as unknown as ArrayBuffer);
-      raw = readXlsxRows(wb, issues, maxRows);
-    } else if (e === 'xls') raw = readXlsRows(buffer, issues, maxRows);
-    else if (e === 'csv') raw = readCsvRows(buffer);
+    if (e === 'xlsx' || e === 'xls') raw = await readWorkbookRows(buffer, e, issues, maxRows);
+    else if (e === 'csv') raw = await readCsvRows(buffer);
     else throw new SheetError('UNSUPPORTED', '文件类型不支持，仅支持：xlsx、xls、csv');
   } catch (err) {
     if (err instanceof SheetError) throw err;
-    throw new SheetError('UNREADABLE', '文件无法读取，请确认文件未损坏且为 Excel 或 CSV 格式');
+    throw new SheetError('UNREADABLE', UNREADABLE);
   }
 
   const rows = raw.map((r) => ({ row: r.row, cells: cleanRow(r.cells) })).filter((r) => r.cells.some((c) => c !== ''));

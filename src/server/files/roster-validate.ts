@@ -6,7 +6,10 @@ export interface BuildPreviewInput {
   table: Pick<SheetTable, 'headers' | 'rows' | 'headerRow'> & Partial<Pick<SheetTable, 'rowNumbers' | 'issues'>>;
   columns: readonly SheetColumn[];
   validateRow: RowValidator;
-  /** Keys already insured, or [key, reason] that cannot be insured (compared case-insensitively after trimming). */
+  /**
+   * Keys already insured, or [key, reason] that cannot be insured (compared case-insensitively after
+   * trimming): see markCovered.
+   */
   existingKeys?: ReadonlySet<string> | readonly ProbedKey[];
   /** Column whose value identifies a person, e.g. 'idCard'. */
   keyColumn: string;
@@ -20,18 +23,36 @@ export const normKey = (s: string): string => s.trim().toUpperCase();
 
 /**
  * Validate every row of a sheet: the caller's RowValidator, duplicates within the file by
- * keyColumn (「与第 N 行重复」) and against existingKeys (「该人员已在保」). Rows with any error
- * or duplicate are left out of `valid`. Throws SheetError HEADER_MISSING when required columns
- * are missing, so a wrong header row is never imported as a person.
+ * keyColumn (「与第 N 行重复」) and against existingKeys (「该人员已在保」, or the reason a key cannot
+ * be insured as an error of its cell). Rows with any error or duplicate are left out of `valid`;
+ * `counts` puts every row in one category (see PreviewCounts).
+ * Throws SheetError HEADER_MISSING when required columns are missing, so a wrong header row is never
+ * imported as a person.
  */
 export function buildPreview(input: BuildPreviewInput): Preview {
+  const checked = checkRows(input);
+  if (input.existingKeys) markCovered(checked, input.keyColumn, input.existingKeys);
+  return checked.preview;
+}
+
+/** A preview before the keys already insured are known, with the first row of each well-formed key. */
+export interface CheckedRows {
+  preview: Preview;
+  firstSeen: Map<string, number>;
+  /** The key column's label (for an error of its cell). */
+  keyLabel: string;
+}
+
+/**
+ * buildPreview without existingKeys: the rows checked while the keys already insured are looked up
+ * (the parse worker asks for them first and marks them with markCovered once they are known).
+ */
+export function checkRows(input: Omit<BuildPreviewInput, 'existingKeys'>): CheckedRows {
   const { table, columns, validateRow, keyColumn, onProgress } = input;
   const every = input.progressEvery ?? 1000;
   const mapping = requireColumns(table.headers, columns);
   const labels = new Map(columns.map((c) => [c.key, c.label]));
   const keyByCol = new Map(Object.entries(mapping.index).map(([k, i]) => [i, k]));
-  // Key → why it is refused: '' for already insured (a duplicate), else the reason (an error of the key's cell).
-  const existing = new Map([...(input.existingKeys ?? [])].map((k): [string, string] => (typeof k === 'string' ? [normKey(k), ''] : [normKey(k[0]), k[1]])));
   const rowNumbers = table.rowNumbers ?? table.rows.map((_, i) => table.headerRow + i + 1);
 
   const errors: CellError[] = [];
@@ -52,6 +73,7 @@ export function buildPreview(input: BuildPreviewInput): Preview {
 
   const examples = columns.filter((c) => c.example);
   const total = table.rows.length;
+  const counts = { total, valid: 0, errors: 0, duplicates: 0 };
   for (let i = 0; i < total; i++) {
     const cells = table.rows[i];
     const row = rowNumbers[i];
@@ -67,24 +89,66 @@ export function buildPreview(input: BuildPreviewInput): Preview {
     }
     for (const e of rowErrors) errors.push({ row, column: e.column, label: labels.get(e.column) ?? e.column, message: e.message });
     const key = normKey(values[keyColumn] ?? '');
+    let dup = false;
     // Duplicates are only meaningful for a well-formed key.
     if (key && !badKey.has(row) && !rowErrors.some((e) => e.column === keyColumn)) {
       const first = firstSeen.get(key);
-      if (first !== undefined) duplicates.push({ row, firstRow: first, column: keyColumn, message: `与第 ${first} 行重复` });
-      else {
-        firstSeen.set(key, row);
-        const refused = existing.get(key);
-        if (refused === '') duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
-        else if (refused) errors.push({ row, column: keyColumn, label: labels.get(keyColumn) ?? keyColumn, message: refused });
-      }
+      if (first !== undefined) {
+        duplicates.push({ row, firstRow: first, column: keyColumn, message: `与第 ${first} 行重复` });
+        dup = true;
+      } else firstSeen.set(key, row);
     }
-    const isDup = duplicates.length > 0 && duplicates[duplicates.length - 1].row === row;
-    const refusedKey = errors.length > 0 && errors[errors.length - 1].row === row;
-    if (rowErrors.length === 0 && !isDup && !refusedKey && !bad.has(row)) valid.push({ row, values });
+    // One category per row: an error wins over a duplicate (the row is fixed first), so the counts add up.
+    if (rowErrors.length > 0 || bad.has(row)) counts.errors++;
+    else if (dup) counts.duplicates++;
+    else {
+      counts.valid++;
+      valid.push({ row, values });
+    }
     if (onProgress && ((i + 1) % every === 0 || i + 1 === total)) onProgress(i + 1, total);
   }
   if (onProgress && total === 0) onProgress(0, 0);
-  return { total, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown };
+  return { preview: { total, counts, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown }, firstSeen, keyLabel: labels.get(keyColumn) ?? keyColumn };
+}
+
+/**
+ * Marks the first row of each refused key (later rows of that key are already its in-file duplicates).
+ * A plain key is already insured: 「该人员已在保」, a valid row becomes a duplicate. A [key, reason]
+ * cannot be insured (e.g. outside the plan's insurable ages): the reason is an error of the key's cell,
+ * a valid row becomes an error. A row that already has an error stays 有误 with both messages, so every
+ * row stays in one category and the counts add up.
+ */
+export function markCovered({ preview, firstSeen, keyLabel }: CheckedRows, keyColumn: string, refused: Iterable<ProbedKey>): void {
+  // Key → why it is refused: '' for already insured (a duplicate), else the reason (an error of the key's cell).
+  const reasons = new Map<string, string>();
+  for (const k of refused) {
+    if (typeof k === 'string') reasons.set(normKey(k), '');
+    else reasons.set(normKey(k[0]), k[1]);
+  }
+  if (reasons.size === 0) return;
+  const covered = new Set<number>();
+  const failed = new Set<number>();
+  for (const [key, row] of firstSeen) {
+    const reason = reasons.get(key);
+    if (reason === undefined) continue;
+    if (reason === '') {
+      covered.add(row);
+      preview.duplicates.push({ row, column: keyColumn, message: '该人员已在保' });
+    } else {
+      failed.add(row);
+      preview.errors.push({ row, column: keyColumn, label: keyLabel, message: reason });
+    }
+  }
+  if (covered.size === 0 && failed.size === 0) return;
+  preview.duplicates.sort((a, b) => a.row - b.row);
+  preview.errors.sort((a, b) => a.row - b.row);
+  const kept = preview.valid.filter((v) => !covered.has(v.row) && !failed.has(v.row));
+  const nowDuplicates = preview.valid.filter((v) => covered.has(v.row)).length;
+  const nowErrors = preview.valid.length - kept.length - nowDuplicates;
+  preview.valid = kept;
+  preview.counts.valid -= nowDuplicates + nowErrors;
+  preview.counts.duplicates += nowDuplicates;
+  preview.counts.errors += nowErrors;
 }
 
 /** Errors and duplicates together as CellErrors (e.g. for errorWorkbook), ordered by row. */

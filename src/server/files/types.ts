@@ -78,9 +78,22 @@ export interface DuplicateRow {
   message: string;
 }
 
+/**
+ * How many rows are in each category. Every row is in exactly one, so they add up to total: 有误 (any
+ * error, also when it is a duplicate too), 重复 (a duplicate in the file or already insured, no error),
+ * 有效 (neither).
+ */
+export interface PreviewCounts {
+  total: number;
+  valid: number;
+  errors: number;
+  duplicates: number;
+}
+
 export interface Preview {
   /** Number of data rows read (blank rows excluded). */
   total: number;
+  counts: PreviewCounts;
   /** Rows without any error or duplicate: the ones that can be confirmed. */
   valid: PreviewRow[];
   errors: CellError[];
@@ -90,13 +103,27 @@ export interface Preview {
   unknownHeaders: string[];
 }
 
-/** A preview plus what an upload keeps of the file (parseRosterInWorker with rowsOut / errorWorkbook). */
+/** A preview plus what an upload keeps of the file (parseRosterInWorker with rowsOut / pageSize / errorWorkbook). */
 export interface ParsedRoster extends Preview {
   /** Every data row's values in the order of the columns given (index i ↔ rowNumbers[i]). */
   rows?: string[][];
   rowNumbers?: number[];
+  /**
+   * With pageSize: the rows as JSON texts of RosterPage, pageSize rows each, built in the worker so the
+   * gateway's thread never parses or serialises them; `valid`, `errors` and `duplicates` are then left
+   * empty (they are in the pages; `counts` says how many).
+   */
+  pages?: string[];
   /** The uploaded rows with an error column (.xlsx), when any row has an error or duplicate. */
   errorWorkbook?: Uint8Array;
+}
+
+/** One page of a parsed roster: rows in the order of the columns, with their errors and duplicates. */
+export interface RosterPage {
+  rowNumbers: number[];
+  rows: string[][];
+  errors: CellError[];
+  duplicates: DuplicateRow[];
 }
 
 export interface Progress {
@@ -108,6 +135,12 @@ export interface Progress {
 /** Limits of one roster upload. */
 export const MAX_ROWS = 50_000;
 export const MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * What a zip package (xlsx, docx) may hold once inflated, checked before any parser opens it: a 50,000-row
+ * roster of four columns is 12 MB of XML, so 100 MB leaves room for wide sheets and refuses zip bombs.
+ */
+export const MAX_UNZIPPED_BYTES = 100 * 1024 * 1024;
+export const MAX_ZIP_ENTRIES = 1000;
 
 export type SheetErrorCode = 'TOO_LARGE' | 'TOO_MANY_ROWS' | 'EMPTY' | 'HEADER_MISSING' | 'UNREADABLE' | 'UNSUPPORTED' | 'TIMEOUT' | 'INTERNAL';
 
@@ -121,7 +154,8 @@ export class SheetError extends Error {
   }
 }
 
-export function tooManyRowsMessage(n: number, max = MAX_ROWS): string {
+/** `n`: the rows counted, or a phrase such as '超过 50000' when reading stopped at the limit. */
+export function tooManyRowsMessage(n: number | string, max = MAX_ROWS): string {
   return `单个文件最多 ${max} 行，当前 ${n} 行`;
 }
 

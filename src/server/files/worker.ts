@@ -1,14 +1,12 @@
 /**
- * Worker-thread side of parseRosterInWorker: read → map → validate, posting progress.
- * Started through worker-boot.mjs (registers tsx); never import this from the main thread.
+ * The parse process of parseRosterInWorker: read → map → validate, sending progress to the gateway.
+ * Started with child_process.fork (and tsx); never import this from the gateway.
  */
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { readSheet } from './roster-read.ts';
 import { mapColumns, requireColumns } from './roster-map.ts';
-import { buildPreview, normKey, previewErrors } from './roster-validate.ts';
-import { errorWorkbook } from './workbooks.ts';
-import { SheetError, type ParsedRoster, type ProbedKey, type RowValidator, type SheetColumn } from './types.ts';
+import { checkRows, markCovered, normKey, previewErrors } from './roster-validate.ts';
+import { SheetError, type ParsedRoster, type Preview, type ProbedKey, type RosterPage, type RowValidator, type SheetColumn, type SheetTable } from './types.ts';
 
 export interface ValidatorModuleRef {
   /** Absolute file path or file: URL of a module (TypeScript allowed). */
@@ -34,11 +32,14 @@ export interface WorkerJob {
   progressEvery?: number;
   /** Also return every row's values in column order (ParsedRoster.rows). */
   rowsOut?: boolean;
+  /** Return the rows as JSON pages of this many rows instead (ParsedRoster.pages). */
+  pageSize?: number;
   /** Also build the error workbook when a row has an error or duplicate. */
   errorWorkbook?: boolean;
 }
 
 export type WorkerMessage =
+  | { type: 'ready' }
   | { type: 'progress'; done: number; total: number }
   | { type: 'probe'; keys: string[] }
   | { type: 'result'; preview: ParsedRoster }
@@ -54,6 +55,12 @@ async function loadValidator(ref: ValidatorModuleRef): Promise<RowValidator> {
   return validator as RowValidator;
 }
 
+/** The parent's job for a worker that said it is ready (one job per worker). */
+export interface JobMessage {
+  type: 'job';
+  job: WorkerJob;
+}
+
 /** The parent's answer to a `probe`: the keys among them already insured, or with the reason they cannot be. */
 export interface CoveredMessage {
   type: 'covered';
@@ -67,37 +74,66 @@ function probeCovered(table: { headers: string[]; rows: string[][] }, job: Worke
   if (at !== undefined) for (const cells of table.rows) if (cells[at]) keys.add(normKey(cells[at]));
   keys.delete('');
   return new Promise((resolve) => {
-    parentPort!.once('message', (m: CoveredMessage) => resolve(m.keys));
-    parentPort!.postMessage({ type: 'probe', keys: [...keys] } satisfies WorkerMessage);
+    process.once('message', (m: CoveredMessage) => resolve(m.keys));
+    post({ type: 'probe', keys: [...keys] });
   });
 }
 
+/** A sheet row's cells in the order of the columns ('' for a column the sheet lacks). */
+function inColumnOrder(table: Pick<SheetTable, 'headers'>, columns: readonly SheetColumn[]): (cells: string[]) => string[] {
+  const { index } = mapColumns(table.headers, columns);
+  const at = columns.map((c) => index[c.key]);
+  return (cells) => at.map((i) => (i === undefined ? '' : (cells[i] ?? '')));
+}
+
+/** The rows with their errors and duplicates as RosterPage JSON texts of `size` rows each. */
+function pagesOf(table: SheetTable, preview: Preview, columns: readonly SheetColumn[], size: number): string[] {
+  const ordered = inColumnOrder(table, columns);
+  const pages: RosterPage[] = [];
+  const pageOfRow = new Map<number, RosterPage>();
+  table.rows.forEach((cells, i) => {
+    const page = (pages[Math.floor(i / size)] ??= { rowNumbers: [], rows: [], errors: [], duplicates: [] });
+    page.rowNumbers.push(table.rowNumbers[i]);
+    page.rows.push(ordered(cells));
+    pageOfRow.set(table.rowNumbers[i], page);
+  });
+  for (const e of preview.errors) pageOfRow.get(e.row)?.errors.push(e);
+  for (const d of preview.duplicates) pageOfRow.get(d.row)?.duplicates.push(d);
+  return pages.map((p) => JSON.stringify(p));
+}
+
+/** To the gateway, unless it went away meanwhile (e.g. while the reader loads): then nobody is listening. */
+const post = (m: WorkerMessage) => {
+  if (process.connected) process.send!(m);
+};
+
 async function run(job: WorkerJob): Promise<WorkerMessage> {
-  const post = (m: WorkerMessage) => parentPort!.postMessage(m);
   const buffer = Buffer.from(job.buffer.buffer, job.buffer.byteOffset, job.buffer.byteLength);
   const [validateRow, table] = await Promise.all([
     loadValidator(job.validatorModule),
     readSheet(buffer, job.ext, { columns: job.columns, maxRows: job.maxRows }),
   ]);
   post({ type: 'progress', done: 0, total: table.rows.length });
-  const existingKeys = job.probeKeys ? await probeCovered(table, job) : undefined;
-  const preview = buildPreview({
+  // The gateway looks the file's keys up while the rows are checked here.
+  const covered = job.probeKeys ? probeCovered(table, job) : undefined;
+  const checked = checkRows({
     table,
     columns: job.columns,
     validateRow,
     keyColumn: job.keyColumn,
-    existingKeys,
     progressEvery: job.progressEvery ?? 1000,
     onProgress: (done, total) => post({ type: 'progress', done, total }),
   });
-  const out: ParsedRoster = preview;
+  if (covered) markCovered(checked, job.keyColumn, await covered);
+  const { preview } = checked;
+  const out: ParsedRoster = job.pageSize ? { ...preview, valid: [], errors: [], duplicates: [], pages: pagesOf(table, preview, job.columns, job.pageSize) } : preview;
   if (job.rowsOut) {
-    const { index } = mapColumns(table.headers, job.columns);
-    const at = job.columns.map((c) => index[c.key]);
-    out.rows = table.rows.map((cells) => at.map((i) => (i === undefined ? '' : (cells[i] ?? ''))));
+    out.rows = table.rows.map(inColumnOrder(table, job.columns));
     out.rowNumbers = table.rowNumbers;
   }
   if (job.errorWorkbook && (preview.errors.length || preview.duplicates.length)) {
+    // exceljs (about half a second to load) only when there is an error workbook to write.
+    const { errorWorkbook } = await import('./workbooks.ts');
     const wb = await errorWorkbook({
       columns: job.columns,
       rows: table.rows,
@@ -111,16 +147,19 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
   return { type: 'result', preview: out };
 }
 
-if (!isMainThread && parentPort) {
-  const job = (workerData as { job: WorkerJob }).job;
-  run(job).then(
-    (m) => parentPort!.postMessage(m),
-    (err: unknown) => {
-      const msg: WorkerMessage =
+if (process.send) {
+  // The gateway went away: nothing left to parse for.
+  process.on('disconnect', () => process.exit(0));
+  process.once('message', ({ job }: JobMessage) =>
+    run(job).then(post, (err: unknown) =>
+      post(
         err instanceof SheetError
           ? { type: 'error', code: err.code, message: err.message }
-          : { type: 'error', code: 'INTERNAL', message: '文件解析失败，请稍后重试', detail: err instanceof Error ? err.stack : String(err) };
-      parentPort!.postMessage(msg);
-    },
+          : { type: 'error', code: 'INTERNAL', message: '文件解析失败，请稍后重试', detail: err instanceof Error ? err.stack : String(err) },
+      ),
+    ),
   );
+  // The workbook reader is loaded before saying ready: a process started ahead of its job (prewarmParseWorker) has it at hand.
+  await import('@e965/xlsx');
+  post({ type: 'ready' });
 }

@@ -22,7 +22,7 @@ import { rosterRowErrors } from '../files/roster-schema.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { startConfirmJob, type ConfirmJob } from './insure-upload-confirm-job.ts';
 import { scheduleTakeover } from './insure-upload-confirm-resume.ts';
-import { coveredIdCards, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
+import { coveredIdCards, loadResult, loadUpload, rosterFields, rosterPlan, UPLOAD_COLS, UPLOAD_EXPIRED, uploadView, type UploadResult, type UploadRow } from './insure-upload-store.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
 import { labelled } from '../../shared/entity/messages.ts';
 import { ageProblem } from '../../shared/insurable-age.ts';
@@ -135,12 +135,9 @@ interface Prepared {
 async function uploadOf(tx: Db, biz: Business, body: ConfirmBody, resume?: ResumeOf): Promise<{ upload: UploadRow | null; result: UploadResult | null }> {
   if (resume) {
     // A job taken over: read without a lock (the job's heartbeat and the final guarded UPDATE write the row).
-    const [upload] = await tx.query<UploadRow & { result: UploadResult }>(`SELECT ${UPLOAD_COLS}, result FROM insure_uploads WHERE id = $1 AND business_id = $2`, [
-      resume.uploadId,
-      biz.businessId,
-    ]);
+    const [upload] = await tx.query<UploadRow>(`SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2`, [resume.uploadId, biz.businessId]);
     if (!upload || upload.status !== 'confirming') throw new HttpError(409, 40900, '该文件已不在确认中');
-    return { upload, result: upload.result };
+    return { upload, result: await loadResult(tx, upload.id) };
   }
   if (body.uploadId === undefined || body.uploadId === null || body.uploadId === '') return { upload: null, result: null };
   const upload = await loadUpload(tx, biz.businessId, body.uploadId, { lock: true });
@@ -149,8 +146,8 @@ async function uploadOf(tx: Db, biz: Business, body: ConfirmBody, resume?: Resum
   if (upload.status === 'confirming' && !upload.confirm_stale) throw new HttpError(409, 40900, '该文件正在确认投保，请稍候');
   if (upload.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
   if (upload.status === 'failed') throw badInput(upload.error ?? '文件解析失败，请重新上传');
-  const [r] = await tx.query<{ result: UploadResult }>('SELECT result FROM insure_uploads WHERE id = $1', [upload.id]);
-  return { upload, result: r.result };
+  if (upload.status === 'expired') throw badInput(UPLOAD_EXPIRED);
+  return { upload, result: await loadResult(tx, upload.id) };
 }
 
 /** A confirmation job being taken over by another gateway (insure-upload-confirm-resume.ts). */

@@ -1,29 +1,35 @@
 /**
- * The background part of a roster upload: parse + map + validate in a worker thread
- * (parseRosterInWorker), writing progress, the result and the error workbook to the database and the
- * file storage. The HTTP request that uploaded the file has already answered; whatever gateway
- * process the browser polls reads the state from insure_uploads.
+ * The background part of a roster upload, for an upload this gateway process has claimed from the
+ * queue (insure-upload-queue.ts): the original is read from the file storage and parsed, mapped and
+ * validated in a worker thread (parseRosterInWorker), progress and a heartbeat go to insure_uploads,
+ * then the result: its rows in pages (insure_upload_pages), its head and counts on the upload, the
+ * error workbook in the file storage. Every write is guarded by the claim's token, so a parse whose
+ * upload was given back (its process closing, or its heartbeat gone stale) can no longer change it.
  */
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db.ts';
+import { HttpError } from '../http/errors.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { parseRosterInWorker, type ParseTask } from '../files/parse-in-worker.ts';
-import type { FileStorage } from '../files/storage.ts';
-import { SheetError, type ParsedRoster, type ProbedKey } from '../files/types.ts';
-import { rosterColumns, rosterFields, type UploadResult } from './insure-upload-store.ts';
+import { streamToBuffer, type FileStorage } from '../files/storage.ts';
+import { MAX_BYTES, SheetError, type ParsedRoster } from '../files/types.ts';
+import type { ResultHead } from '../../shared/roster-result.ts';
+import { PAGE_SIZE, rosterColumns, rosterFields, rosterPlan, refusedIdCards } from './insure-upload-store.ts';
 
 const VALIDATOR = fileURLToPath(new URL('../files/roster-schema.ts', import.meta.url));
 const HEARTBEAT_MS = 5000;
 
-export interface ParseJob {
+/** An upload claimed for parsing (the queue's claim). */
+export interface ParseClaim {
   id: number;
-  buffer: Buffer;
-  ext: string;
-  /** Storage key of the original; the error workbook goes next to it. */
+  /** The claim's token (insure_uploads.parse_owner while it runs). */
+  token: string;
+  businessId: string;
   fileKey: string;
-  /** The ones among the file's ID numbers already covered by the upload's plan in its period. */
-  coveredKeys: (idCards: string[]) => Promise<Iterable<ProbedKey>>;
+  ext: string;
+  planName: string;
+  startDate: string;
 }
 
 export interface ParseDeps {
@@ -34,81 +40,102 @@ export interface ParseDeps {
   log: FastifyBaseLogger;
 }
 
-/** Rows with at least one error / duplicate entry. */
-function distinctRows(list: Array<{ row: number }>): number {
-  return new Set(list.map((e) => e.row)).size;
-}
-
-function toResult(p: ParsedRoster, registry: EntityRegistry): UploadResult {
-  const columns = rosterColumns(registry);
+function head(p: ParsedRoster, registry: EntityRegistry): ResultHead {
   return {
-    columns: columns.map((c) => ({ key: c.key, label: c.label })),
+    columns: rosterColumns(registry).map((c) => ({ key: c.key, label: c.label })),
     headerRow: p.headerRow,
     unknownHeaders: p.unknownHeaders,
     total: p.total,
-    rowNumbers: p.rowNumbers ?? [],
-    rows: p.rows ?? [],
-    errors: p.errors,
-    duplicates: p.duplicates,
+    pageSize: PAGE_SIZE,
+    pages: p.pages?.length ?? 0,
   };
 }
 
-/** Starts the background parse of an upload; resolves when its outcome is stored (never rejects). */
-export function startParse(deps: ParseDeps, job: ParseJob): { task: ParseTask; done: Promise<void> } {
+/** The message a failed parse leaves on the upload. */
+function failureMessage(err: unknown): string {
+  if (err instanceof SheetError || err instanceof HttpError) return err.message;
+  return '文件解析失败，请稍后重试';
+}
+
+/** Parses a claimed upload; `done` resolves when its outcome is stored (never rejects). */
+export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void; done: Promise<void> } {
   const { db, storage, log, registry } = deps;
-  const task = parseRosterInWorker({
-    buffer: job.buffer,
-    ext: job.ext,
-    columns: rosterColumns(registry),
-    keyColumn: 'idCard',
-    coveredKeys: job.coveredKeys,
-    validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
-    rowsOut: true,
-    errorWorkbook: true,
-  });
+  const guard = `WHERE id = $1 AND status = 'parsing' AND parse_owner = $2`;
+  const ids = [claim.id, claim.token];
+  let task: ParseTask | undefined;
+  let cancelled = false;
 
   // Progress writes run one after another, so a late write never moves the counter back.
   let chain: Promise<unknown> = Promise.resolve();
   const write = (sql: string, params: unknown[]) => {
-    chain = chain.then(() => db.query(sql, params)).catch((err: unknown) => log.warn({ err, upload: job.id }, 'upload progress not stored'));
-    return chain;
+    chain = chain.then(() => db.query(sql, params)).catch((err: unknown) => log.warn({ err, upload: claim.id }, 'upload progress not stored'));
   };
-  task.onProgress((p) => {
-    void write(
-      `UPDATE insure_uploads SET rows_done = $2, rows_total = $3, updated_at = now() WHERE id = $1 AND status = 'parsing'`,
-      [job.id, p.done, p.total],
-    );
-  });
-  // While the file is read there is no row progress: keep the upload's heartbeat fresh.
-  const beat = setInterval(() => void write(`UPDATE insure_uploads SET updated_at = now() WHERE id = $1 AND status = 'parsing'`, [job.id]), HEARTBEAT_MS);
+  // While the file is read there is no row progress: keep the claim's heartbeat fresh.
+  const beat = setInterval(() => write(`UPDATE insure_uploads SET updated_at = now() ${guard}`, ids), HEARTBEAT_MS);
   beat.unref();
 
   const done = (async () => {
     try {
+      const plan = await rosterPlan(db, claim.planName);
+      const buffer = await streamToBuffer(await storage.get(claim.fileKey), MAX_BYTES);
+      if (cancelled) throw new SheetError('INTERNAL', '解析已取消');
+      task = parseRosterInWorker({
+        buffer,
+        ext: claim.ext,
+        columns: rosterColumns(registry),
+        keyColumn: 'idCard',
+        // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers;
+        // someone outside the plan's insurable ages on the cover start is refused with the reason.
+        coveredKeys: (idCards) => refusedIdCards(db, claim.businessId, plan, claim.startDate, idCards),
+        validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
+        pageSize: PAGE_SIZE,
+        errorWorkbook: true,
+      });
+      task.onProgress((p) => write(`UPDATE insure_uploads SET rows_done = $3, rows_total = $4, updated_at = now() ${guard}`, [...ids, p.done, p.total]));
       const parsed = await task.result;
       clearInterval(beat);
       let errorKey: string | null = null;
+      let errorSize = 0;
       if (parsed.errorWorkbook) {
-        errorKey = job.fileKey.replace(/\.[A-Za-z0-9]+$/, '') + '-errors.xlsx';
-        await storage.put(errorKey, Buffer.from(parsed.errorWorkbook));
+        errorKey = claim.fileKey.replace(/\.[A-Za-z0-9]+$/, '') + '-errors.xlsx';
+        errorSize = (await storage.put(errorKey, Buffer.from(parsed.errorWorkbook))).size;
       }
-      const result = toResult(parsed, registry);
       await chain;
-      await db.query(
-        `UPDATE insure_uploads SET status = 'ready', rows_done = $2, rows_total = $2, valid_count = $3, error_count = $4,
-                duplicate_count = $5, result = $6::jsonb, error_key = $7, updated_at = now()
-          WHERE id = $1 AND status = 'parsing'`,
-        [job.id, parsed.total, parsed.valid.length, distinctRows(parsed.errors), distinctRows(parsed.duplicates), JSON.stringify(result), errorKey],
+      const { counts } = parsed;
+      const pages = parsed.pages ?? [];
+      const pageBytes = pages.reduce((n, p) => n + Buffer.byteLength(p), 0);
+      // One short statement per page, no transaction around them: on PGlite, which runs one statement at
+      // a time, other requests go between them. Under this claim's token: they count once the upload
+      // names it (pages_token), in the guarded update below.
+      for (const [page, data] of pages.entries()) {
+        await db.query('INSERT INTO insure_upload_pages (upload_id, token, page, data) VALUES ($1, $2, $3, $4)', [claim.id, claim.token, page, data]);
+      }
+      const done = await db.query(
+        `UPDATE insure_uploads SET status = 'ready', parse_owner = NULL, pages_token = $2, rows_done = $3, rows_total = $3, valid_count = $4,
+                error_count = $5, duplicate_count = $6, result = $7::jsonb, error_key = $8, stored_bytes = file_size + $9, updated_at = now()
+          ${guard} RETURNING id`,
+        [...ids, counts.total, counts.valid, counts.errors, counts.duplicates, JSON.stringify(head(parsed, registry)), errorKey, errorSize + pageBytes],
       );
+      // Pages of an earlier claim of this upload (its process died), or this claim's if it was given back meanwhile.
+      await db.query(`DELETE FROM insure_upload_pages WHERE upload_id = $1 AND token ${done.length ? '<>' : '='} $2`, ids);
     } catch (err) {
       clearInterval(beat);
-      const message = err instanceof SheetError ? err.message : '文件解析失败，请稍后重试';
-      if (!(err instanceof SheetError) || err.code === 'INTERNAL') log.error({ err, upload: job.id }, 'roster parse failed');
+      if (!(err instanceof SheetError || err instanceof HttpError) || (err instanceof SheetError && err.code === 'INTERNAL' && !cancelled)) {
+        log.error({ err, upload: claim.id }, 'roster parse failed');
+      }
       await chain;
       await db
-        .query(`UPDATE insure_uploads SET status = 'failed', error = $2, updated_at = now() WHERE id = $1 AND status = 'parsing'`, [job.id, message])
-        .catch((e: unknown) => log.error({ err: e, upload: job.id }, 'upload failure not stored'));
+        .query(`UPDATE insure_uploads SET status = 'failed', parse_owner = NULL, error = $3, updated_at = now() ${guard}`, [...ids, failureMessage(err)])
+        .catch((e: unknown) => log.error({ err: e, upload: claim.id }, 'upload failure not stored'));
+    } finally {
+      clearInterval(beat);
     }
   })();
-  return { task, done };
+  return {
+    cancel() {
+      cancelled = true;
+      task?.cancel();
+    },
+    done,
+  };
 }

@@ -1,28 +1,47 @@
 /**
  * Database side of roster uploads (table insure_uploads, src/server/files/ddl.ts): the roster
  * columns from the entity schema, loading an upload of the caller's business, the people already
- * covered by a plan in a period, and the shape of the stored parse result.
+ * covered by a plan in a period (and the ones its insurable ages refuse), and the shape of the stored parse result.
  */
 import type { Queryable } from '../db.ts';
 import { coverPeriod, findPlan, overlapsCoverSql } from '../domain/index.ts';
 import { rosterColumnsFromFields, type RosterFields } from '../files/roster-schema.ts';
-import type { CellError, DuplicateRow, SheetColumn } from '../files/types.ts';
+import type { CellError, DuplicateRow, ProbedKey, RosterPage, SheetColumn } from '../files/types.ts';
+import { ageProblem, type AgeRange } from '../../shared/insurable-age.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
+import type { ResultHead } from '../../shared/roster-result.ts';
 import { itemFields } from '../../shared/entity/rules.ts';
 import { badInput, notFound } from '../http/errors.ts';
 
+/**
+ * The row fields of an entity's roster field (an array of objects, e.g. attendance-submit.rows: the
+ * insured-person input fields) in the gateway's schemas, and its row limit; null when there is none.
+ */
+export function rowsFieldOf(registry: EntityRegistry, entity: string, field: string): { fields: RosterFields; maxItems?: number } | null {
+  const e = Object.hasOwn(registry.entities, entity) ? registry.entities[entity] : undefined;
+  const f = e && Object.hasOwn(e.fields, field) ? e.fields[field] : undefined;
+  const items = f ? itemFields(f) : undefined;
+  return f && items ? { fields: items, maxItems: f.maxItems } : null;
+}
+
 /** The roster row fields: roster-submit's `rows` items (the insured-person input fields) of the gateway's schemas. */
 export function rosterFields(registry: EntityRegistry): RosterFields {
-  const f = itemFields(registry.get('roster-submit').fields.rows);
+  const f = rowsFieldOf(registry, 'roster-submit', 'rows');
   if (!f) throw new Error('roster-submit.rows has no item fields');
-  return f;
+  return f.fields;
 }
 
 export function rosterColumns(registry: EntityRegistry): SheetColumn[] {
   return rosterColumnsFromFields(rosterFields(registry));
 }
 
-/** What an upload keeps of its file after the background parse (insure_uploads.result). */
+/**
+ * What the parse keeps of a file: its head in insure_uploads.result, its rows (with their errors and
+ * duplicates) in insure_upload_pages, PAGE_SIZE rows a page. The browser loads the pages one by one.
+ */
+export const PAGE_SIZE = 5000;
+
+/** The whole parse result (head and every page), as the confirmation reads it. */
 export interface UploadResult {
   columns: Array<{ key: string; label: string }>;
   headerRow: number;
@@ -36,7 +55,7 @@ export interface UploadResult {
   duplicates: DuplicateRow[];
 }
 
-export type UploadStatus = 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed';
+export type UploadStatus = 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed' | 'expired';
 
 export interface UploadRow {
   id: number;
@@ -65,10 +84,30 @@ export interface UploadRow {
   confirm_result: Record<string, unknown> | null;
   /** A confirmation whose job stopped reporting (STALE_CONFIRM_SECONDS): it may be confirmed again. */
   confirm_stale: boolean;
+  /** A parse that a gateway process has claimed (false: queued). */
+  parse_claimed: boolean;
 }
 
-/** A parse that stopped reporting (its gateway process died) is failed after this long. */
-export const STALE_PARSE_SECONDS = 180;
+/**
+ * A claimed parse that stopped reporting (heartbeat every few seconds: its gateway process died) is
+ * queued again after this long, once; a second time it is failed (the file may be what kills it).
+ */
+export const STALE_PARSE_SECONDS = 60;
+export const MAX_PARSE_ATTEMPTS = 2;
+export const PARSE_INTERRUPTED = '文件解析中断，请重新上传';
+/** An unconfirmed upload's files are deleted after this long without activity (insure-upload-purge.ts). */
+export const UPLOAD_TTL_HOURS = 24;
+export const UPLOAD_EXPIRED = `该上传已超过 ${UPLOAD_TTL_HOURS} 小时未确认，文件已清除，请重新上传`;
+
+/**
+ * Settles claimed parses whose heartbeat is older than STALE_PARSE_SECONDS: back to the queue, or failed
+ * after MAX_PARSE_ATTEMPTS. `where` narrows it (e.g. to one upload); parameters from $3 on.
+ */
+export const SETTLE_STALE_PARSES = (where: string) => `UPDATE insure_uploads
+    SET parse_owner = NULL,
+        status = CASE WHEN parse_attempts >= ${MAX_PARSE_ATTEMPTS} THEN 'failed' ELSE 'parsing' END,
+        error = CASE WHEN parse_attempts >= ${MAX_PARSE_ATTEMPTS} THEN $1 ELSE error END, updated_at = now()
+  WHERE status = 'parsing' AND parse_owner IS NOT NULL AND updated_at < now() - make_interval(secs => $2) ${where}`;
 /**
  * A confirmation job that stopped reporting (heartbeat every few seconds) is taken over by another
  * gateway after this long (CONFIRM_STALE_SECONDS, default 60): its transaction died with its process,
@@ -83,30 +122,30 @@ export const MAX_CONFIRM_ATTEMPTS = 3;
 export const UPLOAD_COLS = `id, business_id, user_id, uploader, file_name, file_ext, file_key, file_size, error_key, plan_name,
   start_date::text AS start_date, status, rows_done, rows_total, valid_count, error_count, duplicate_count, error,
   batch_id, created_at, confirm_done, confirm_total, confirm_result,
-  (status = 'confirming' AND updated_at < now() - make_interval(secs => ${STALE_CONFIRM_SECONDS})) AS confirm_stale`;
+  (status = 'confirming' AND updated_at < now() - make_interval(secs => ${STALE_CONFIRM_SECONDS})) AS confirm_stale,
+  (parse_owner IS NOT NULL) AS parse_claimed`;
 export const CONFIRM_INTERRUPTED = '确认投保中断（服务重启或连接中断），未投保任何人员，请重新确认';
 
 /**
  * An upload of the business. Read without a lock, a background step whose heartbeat went stale is
- * settled first: a parse is failed (STALE_PARSE_SECONDS), a confirmation that cannot be taken over
- * goes back to ready with CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
+ * settled first: a claimed parse is queued again or failed (SETTLE_STALE_PARSES; a queued one has no
+ * heartbeat and never goes stale), a confirmation that cannot be taken over goes back to ready with
+ * CONFIRM_INTERRUPTED. Locked (to confirm it), the row is only read: `confirm_stale` tells the caller
  * (a second UPDATE of the row in the transaction would make PostgreSQL re-check its business key and
  * wait for a confirmation holding that business's row).
  */
 export async function loadUpload(q: Queryable, businessId: string, rawId: unknown, opts: { lock?: boolean } = {}): Promise<UploadRow> {
   const id = Number(rawId);
   if (!Number.isInteger(id) || id < 1 || id > 2147483647) throw notFound(`当前企业下不存在该上传记录（ID：${String(rawId)}）`);
-  if (!opts.lock) await q.query(
-    `UPDATE insure_uploads
-        SET status = CASE status WHEN 'parsing' THEN 'failed' ELSE 'ready' END,
-            error = CASE status WHEN 'parsing' THEN '文件解析中断，请重新上传' ELSE $5 END,
-            confirm_token = NULL, confirm_done = 0, updated_at = now()
-      WHERE id = $1 AND business_id = $2
-        AND ((status = 'parsing' AND updated_at < now() - make_interval(secs => $3))
-          OR (status = 'confirming' AND updated_at < now() - make_interval(secs => $4)
-              AND (confirm_input IS NULL OR confirm_attempts >= $6)))`,
-    [id, businessId, STALE_PARSE_SECONDS, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED, MAX_CONFIRM_ATTEMPTS],
-  );
+  if (!opts.lock) {
+    await q.query(SETTLE_STALE_PARSES('AND id = $3 AND business_id = $4'), [PARSE_INTERRUPTED, STALE_PARSE_SECONDS, id, businessId]);
+    await q.query(
+      `UPDATE insure_uploads SET status = 'ready', error = $4, confirm_token = NULL, confirm_done = 0, updated_at = now()
+        WHERE id = $1 AND business_id = $2 AND status = 'confirming' AND updated_at < now() - make_interval(secs => $3)
+          AND (confirm_input IS NULL OR confirm_attempts >= $5)`,
+      [id, businessId, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED, MAX_CONFIRM_ATTEMPTS],
+    );
+  }
   const rows = await q.query<UploadRow>(
     `SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
     [id, businessId],
@@ -122,7 +161,7 @@ export function uploadView(u: UploadRow) {
   return {
     id: u.id,
     status: u.status,
-    phase: u.status !== 'parsing' ? u.status : u.rows_total ? 'validating' : 'reading',
+    phase: u.status !== 'parsing' ? u.status : !u.parse_claimed ? 'queued' : u.rows_total ? 'validating' : 'reading',
     fileName: u.file_name,
     fileSize: u.file_size,
     planName: u.plan_name,
@@ -130,7 +169,7 @@ export function uploadView(u: UploadRow) {
     rowsDone: u.rows_done,
     rowsTotal: u.rows_total,
     percent,
-    error: u.error,
+    error: u.status === 'expired' ? UPLOAD_EXPIRED : u.error,
     counts: { total: u.rows_total, valid: u.valid_count, errors: u.error_count, duplicates: u.duplicate_count },
     hasErrorFile: !!u.error_key,
     batchId: u.batch_id,
@@ -169,14 +208,74 @@ export async function coveredIdCards(
 ): Promise<Set<string>> {
   const { endDate } = coverPeriod('roster', startDate);
   const cover = overlapsCoverSql({ planId: '$2', planName: '$3', start: '$4', end: '$5' });
+  const out = new Set<string>();
   // One index probe per given card (stored cards are upper case, as every write path stores them), not a
   // scan of the business's records: an = ANY(…) or EXISTS over thousands of cards is planned as a scan,
   // whose cost grows with every batch ever stored; a LATERAL … LIMIT 1 is a probe each. The cards travel
   // as one JSON parameter, as createInsuranceBatch sends its rows (the driver would escape each one).
-  const rows = await q.query<{ id_card: string }>(
-    `SELECT c.id_card FROM json_array_elements_text($6::json) AS c(id_card)
-      CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
-    [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.map((c) => c.toUpperCase()))],
-  );
-  return new Set(rows.map((r) => r.id_card));
+  // In slices of PROBE_SLICE cards: on PGlite, which runs one statement at a time, 50,000 cards in one
+  // statement held every other request for most of a second.
+  for (let i = 0; i < idCards.length; i += PROBE_SLICE) {
+    const rows = await q.query<{ id_card: string }>(
+      `SELECT c.id_card FROM json_array_elements_text($6::json) AS c(id_card)
+        CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
+      [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.slice(i, i + PROBE_SLICE).map((c) => c.toUpperCase()))],
+    );
+    for (const r of rows) out.add(r.id_card);
+  }
+  return out;
+}
+
+const PROBE_SLICE = 2000;
+
+/**
+ * The file's ID numbers the upload refuses, as the parse's probe answers them: already covered (a plain
+ * card, 「该人员已在保」) or outside the plan's insurable ages on the cover start ([card, reason], an
+ * error of the 身份证号 cell) — the rules createInsuranceBatch enforces at confirmation.
+ */
+export async function refusedIdCards(
+  q: Queryable,
+  businessId: string,
+  plan: { id: string; name: string } & AgeRange,
+  startDate: string,
+  idCards: string[],
+): Promise<ProbedKey[]> {
+  const covered = await coveredIdCards(q, businessId, plan, startDate, idCards);
+  return [
+    ...covered,
+    ...idCards.flatMap((c): ProbedKey[] => {
+      const why = covered.has(c.toUpperCase()) ? null : ageProblem(c, startDate, plan);
+      return why ? [[c, why]] : [];
+    }),
+  ];
+}
+
+/** The head of a parsed upload's result (insure_uploads.result). */
+export async function loadHead(q: Queryable, uploadId: number): Promise<ResultHead> {
+  const [r] = await q.query<{ result: ResultHead }>('SELECT result FROM insure_uploads WHERE id = $1', [uploadId]);
+  return r.result;
+}
+
+/** The upload's pages (those of the parse that finished it, pages_token). */
+const PAGES = `FROM insure_upload_pages p JOIN insure_uploads u ON u.id = p.upload_id AND p.token = u.pages_token WHERE p.upload_id = $1`;
+
+/** One page of a parsed upload as stored (JSON text, passed through without parsing), or null. */
+export async function loadPageText(q: Queryable, uploadId: number, page: number): Promise<string | null> {
+  const [r] = await q.query<{ data: string }>(`SELECT p.data ${PAGES} AND p.page = $2`, [uploadId, page]);
+  return r?.data ?? null;
+}
+
+/** Head and every page of a parsed upload, as one UploadResult (the confirmation's input). */
+export async function loadResult(q: Queryable, uploadId: number): Promise<UploadResult> {
+  const head = await loadHead(q, uploadId);
+  const pages = await q.query<{ data: string }>(`SELECT p.data ${PAGES} ORDER BY p.page`, [uploadId]);
+  const out: UploadResult = { columns: head.columns, headerRow: head.headerRow, unknownHeaders: head.unknownHeaders, total: head.total, rowNumbers: [], rows: [], errors: [], duplicates: [] };
+  for (const { data: text } of pages) {
+    const data = JSON.parse(text) as RosterPage;
+    for (const n of data.rowNumbers) out.rowNumbers.push(n);
+    for (const r of data.rows) out.rows.push(r);
+    for (const e of data.errors) out.errors.push(e);
+    for (const d of data.duplicates) out.duplicates.push(d);
+  }
+  return out;
 }

@@ -8,20 +8,23 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { coverStartError, earliestCoverStart, hashRequest, localParts, MAX_BATCH_ROWS, quoteInsurance, withIdempotency, type Quote } from '../domain/index.ts';
 import { checkUpload, cleanFileName, downloadHeaders, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
+import { prewarmParseWorker } from '../files/parse-in-worker.ts';
 import { FileNotFoundError } from '../files/storage.ts';
-import { MAX_BYTES, MAX_ROWS, tooLargeMessage, type ProbedKey } from '../files/types.ts';
+import { MAX_BYTES, MAX_ROWS, tooLargeMessage } from '../files/types.ts';
 import { templateWorkbook } from '../files/workbooks.ts';
 import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
 import { maskPhone } from '../util.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import insureUploadConfirmRoutes from './insure-upload-confirm.ts';
-import { startParse } from './insure-upload-parse.ts';
-import { coveredIdCards, loadUpload, rosterColumns, rosterPlan, UPLOAD_COLS, uploadView, type UploadRow } from './insure-upload-store.ts';
-import { ageProblem } from '../../shared/insurable-age.ts';
+import { pendingBytes, purgeUploads, quotaMessage, uploadQuotaBytes } from './insure-upload-purge.ts';
+import { startParseQueue } from './insure-upload-queue.ts';
+import insureUploadReadRoutes from './insure-upload-read.ts';
+import { loadHead, loadPageText, loadUpload, rosterColumns, rosterPlan, UPLOAD_COLS, UPLOAD_EXPIRED, uploadView, type UploadRow } from './insure-upload-store.ts';
 
 const TAGS = ['insure-uploads'];
 const MAX_FILE_NAME = 200;
+const PURGE_EVERY_MS = 10 * 60_000;
 
 /** Money of a quote in yuan, as the API exposes amounts. */
 export function quoteView(q: Quote) {
@@ -51,13 +54,13 @@ async function quoteFor(db: FastifyInstance['deps']['db'], biz: Business, planNa
   return { quote: quoteView(await quoteInsurance(db, biz, { planId: planName, startDate, people, maxPeople: MAX_ROWS })), quoteError: null };
 }
 
-interface Multipart {
+export interface Multipart {
   file?: { name: string; buffer: Buffer };
   fields: Record<string, string>;
 }
 
 /** Reads the one file and the text fields of a multipart body; limits answer 413/400 in Chinese. */
-async function readMultipart(req: FastifyRequest): Promise<Multipart> {
+export async function readMultipart(req: FastifyRequest): Promise<Multipart> {
   if (!req.isMultipart()) throw badInput('请以 multipart/form-data 上传文件', [{ field: 'file', message: '请选择要上传的文件' }]);
   const out: Multipart = { fields: {} };
   try {
@@ -84,10 +87,15 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const { registry } = app.deps.entities;
   const storage = app.deps.files;
-  const running = new Set<{ cancel(): void }>();
+  const queue = startParseQueue({ db, registry, storage, log: app.log });
+  // Files of uploads nobody confirmed expire (any gateway process may purge; see insure-upload-purge.ts).
+  const purge = () => purgeUploads({ db, storage }).catch((err: unknown) => app.log.warn({ err }, 'upload purge failed'));
+  const purger = setInterval(() => void purge(), PURGE_EVERY_MS);
+  purger.unref();
   await app.register(multipart, { limits: { fileSize: MAX_BYTES, files: 1 } });
   app.addHook('onClose', async () => {
-    for (const t of running) t.cancel();
+    clearInterval(purger);
+    await queue.close();
   });
 
   app.get('/api/insure-uploads/config', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '名单上传的限制与最早起保日期' } }, async () =>
@@ -122,6 +130,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
   );
 
   app.post('/api/insure-uploads', { config: { auth: 'business', response: { status: [202] } }, schema: { tags: TAGS, summary: '上传名单文件（后台解析）' } }, async (req, reply) => {
+    prewarmParseWorker(); // loads while the file arrives and is checked
     const { file, fields } = await readMultipart(req);
     const planName = (fields.planName ?? '').trim();
     const startDate = (fields.startDate ?? '').trim();
@@ -135,44 +144,42 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
 
     const biz = req.business;
     const sha256 = createHash('sha256').update(file.buffer).digest('hex');
+    // Stored before the transaction, never inside it: the store may be this very database (stored_files),
+    // and on PGlite, which runs one transaction at a time, a write from outside would wait for it forever.
+    const fileKey = storageKey(biz.businessId, check.ext);
+    await storage.put(fileKey, file.buffer);
     const create = async (q: typeof db): Promise<UploadRow> => {
-      const key = storageKey(biz.businessId, check.ext);
-      await storage.put(key, file.buffer);
+      const quota = uploadQuotaBytes();
+      if ((await pendingBytes(q, biz.businessId)) + file.buffer.length > quota) throw badInput(quotaMessage(quota), [{ field: 'file', message: quotaMessage(quota) }]);
+      // Queued ('parsing', no parse_owner): a gateway process's parse queue claims it.
       const [row] = await q.query<UploadRow>(
-        `INSERT INTO insure_uploads (business_id, user_id, uploader, file_name, file_ext, file_key, file_size, file_sha256, plan_name, start_date, status)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,'parsing')
+        `INSERT INTO insure_uploads (business_id, user_id, uploader, file_name, file_ext, file_key, file_size, file_sha256, plan_name, start_date, status, stored_bytes)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,'parsing',$11)
          RETURNING ${UPLOAD_COLS}`,
-        [biz.businessId, req.user.id, req.user.phone, fileName, check.ext, key, file.buffer.length, sha256, plan.name, startDate],
+        [biz.businessId, req.user.id, req.user.phone, fileName, check.ext, fileKey, file.buffer.length, sha256, plan.name, startDate, file.buffer.length],
       );
       return row;
     };
     const key = idempotencyKey(req);
     let row: UploadRow;
     let replayed = false;
-    if (key) {
-      const r = await withIdempotency(
-        db,
-        { userId: req.user.id, key, method: 'POST', path: '/api/insure-uploads', requestHash: hashRequest({ biz: biz.businessId, sha256, fileName, planName, startDate }) },
-        async (tx) => ({ status: 202, body: await create(tx) }),
-      );
-      row = r.body as UploadRow;
-      replayed = r.replayed;
-      reply.header('idempotent-replayed', String(replayed));
-    } else row = await create(db);
-    if (!replayed) {
-      // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers;
-      // someone outside the plan's insurable ages is refused with the reason (the rule createInsuranceBatch enforces).
-      const coveredKeys = async (idCards: string[]): Promise<ProbedKey[]> => [
-        ...(await coveredIdCards(db, biz.businessId, plan, startDate, idCards)),
-        ...idCards.flatMap((c): ProbedKey[] => {
-          const why = ageProblem(c, startDate, plan);
-          return why ? [[c, why]] : [];
-        }),
-      ];
-      const { task, done } = startParse({ db, registry, storage, log: req.log }, { id: row.id, buffer: file.buffer, ext: check.ext, fileKey: row.file_key, coveredKeys });
-      running.add(task);
-      void done.finally(() => running.delete(task));
+    try {
+      if (key) {
+        const r = await withIdempotency(
+          db,
+          { userId: req.user.id, key, method: 'POST', path: '/api/insure-uploads', requestHash: hashRequest({ biz: biz.businessId, sha256, fileName, planName, startDate }) },
+          async (tx) => ({ status: 202, body: await create(tx) }),
+        );
+        row = r.body as UploadRow;
+        replayed = r.replayed;
+        reply.header('idempotent-replayed', String(replayed));
+      } else row = await create(db);
+    } catch (err) {
+      await storage.delete(fileKey).catch(() => undefined); // refused (quota, idempotency): nothing stored
+      throw err;
     }
+    if (replayed) await storage.delete(fileKey); // the first request's upload keeps its own file
+    else queue.poke();
     return reply.status(202).send(ok(uploadView(row)));
   });
 
@@ -180,19 +187,38 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     ok(uploadView(await loadUpload(db, req.business.businessId, req.params.id))),
   );
 
+  /** A parsed upload of the business (its result may be read), or the refusal a parse still running, failed or expired answers. */
+  const parsedUpload = async (businessId: string, id: string) => {
+    const u = await loadUpload(db, businessId, id);
+    if (u.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
+    if (u.status === 'failed') throw badInput(u.error ?? '文件解析失败，请重新上传');
+    if (u.status === 'expired') throw badInput(UPLOAD_EXPIRED);
+    return u;
+  };
+
   app.get<{ Params: { id: string } }>(
     '/api/insure-uploads/:id/preview',
-    { config: { auth: 'business' }, schema: { tags: TAGS, summary: '解析结果预览：有效行、错误行、重复行与费用' } },
-    async (req, reply: FastifyReply) => {
-      const u = await loadUpload(db, req.business.businessId, req.params.id);
-      if (u.status === 'parsing') throw new HttpError(409, 40900, '文件仍在解析中，请稍候');
-      if (u.status === 'failed') throw badInput(u.error ?? '文件解析失败，请重新上传');
-      const [{ result }] = await db.query<{ result: string }>('SELECT result::text AS result FROM insure_uploads WHERE id = $1', [u.id]);
+    { config: { auth: 'business' }, schema: { tags: TAGS, summary: '解析结果概览：列、行数、分页与费用（行在 /rows 分页读取）' } },
+    async (req) => {
+      const u = await parsedUpload(req.business.businessId, req.params.id);
       const q = await quoteFor(db, req.business, u.plan_name, u.start_date, u.valid_count);
-      const head = JSON.stringify({ upload: { ...uploadView(u), uploader: maskPhone(u.uploader) }, ...q });
-      // The stored result (up to 50,000 rows) is passed through as JSON text, never parsed here.
+      return ok({ upload: { ...uploadView(u), uploader: maskPhone(u.uploader) }, ...q, result: await loadHead(db, u.id) });
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { page?: string } }>(
+    '/api/insure-uploads/:id/rows',
+    { config: { auth: 'business' }, schema: { tags: TAGS, summary: '解析结果的一页：行（按列顺序）及其错误与重复' } },
+    async (req, reply: FastifyReply) => {
+      const u = await parsedUpload(req.business.businessId, req.params.id);
+      const raw = req.query.page ?? '0';
+      const page = /^\d{1,6}$/.test(raw) ? Number(raw) : -1;
+      if (page < 0) throw badInput('页码不正确', [{ field: 'page', message: '页码不正确' }]);
+      const data = await loadPageText(db, u.id, page);
+      if (data === null) throw notFound(`该文件没有第 ${page + 1} 页`);
+      // The stored page (up to PAGE_SIZE rows) is passed through as JSON text, never parsed here.
       reply.type('application/json; charset=utf-8');
-      return reply.send(`{"code":0,"message":"ok","data":${head.slice(0, -1)},"result":${result}}}`);
+      return reply.send(`{"code":0,"message":"ok","data":${data}}`);
     },
   );
 
@@ -219,5 +245,6 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     return sendStored(reply, u.file_key, u.file_name, u.file_ext, '原文件不存在');
   });
 
+  await app.register(insureUploadReadRoutes, { readMultipart, registry });
   await app.register(insureUploadConfirmRoutes);
 }

@@ -14,7 +14,7 @@ import { useStores } from '../../context';
 import { message } from '../../feedback';
 import { formatMoney } from '../../format';
 import { downloadWithAuth } from './download';
-import { BASE, getConfig, getQuote, type QuoteView, type UploadConfig } from './upload/api';
+import { BASE, getConfig, getQuote, type QuoteView, type UploadConfig, type UploadView } from './upload/api';
 import { ConfirmDialog } from './upload/ConfirmDialog';
 import { RosterEditor } from './upload/RosterEditor';
 import { RosterStore, type RowStatus } from './upload/rosterStore';
@@ -31,21 +31,28 @@ function useRosterStore(): RosterStore {
   }, [form]);
 }
 
+function parsingText(status: UploadView | undefined): string {
+  if (status?.phase === 'queued') return '排队等待解析（同一企业的文件依次解析）…';
+  if (!status || status.phase === 'reading') return '正在读取文件…';
+  return `正在校验：已处理 ${status.rowsDone.toLocaleString()} / ${status.rowsTotal.toLocaleString()} 行（${status.percent}%）`;
+}
+
 function ParseStatus({ state }: { state: ReturnType<typeof useRosterUpload>['state'] }) {
-  const { phase, uploadPercent, status, error } = state;
+  const { phase, uploadPercent, status, error, rowsLoaded } = state;
   if (phase === 'uploading') return <Progress data-testid="upload-progress" percent={uploadPercent} status="active" format={(p) => `上传 ${p}%`} />;
   if (phase === 'parsing' || phase === 'loading') {
-    const reading = !status || status.phase === 'reading';
     return (
       <div data-testid="parse-progress">
         <Progress percent={phase === 'loading' ? 100 : (status?.percent ?? 0)} status="active" />
-        <Typography.Text type="secondary">
-          {phase === 'loading'
-            ? '正在载入预览…'
-            : reading
-              ? '正在读取文件…'
-              : `正在校验：已处理 ${status!.rowsDone.toLocaleString()} / ${status!.rowsTotal.toLocaleString()} 行（${status!.percent}%）`}
-        </Typography.Text>
+        <Typography.Text type="secondary">{phase === 'loading' ? '正在载入预览…' : parsingText(status)}</Typography.Text>
+      </div>
+    );
+  }
+  if (phase === 'ready' && rowsLoaded && rowsLoaded.done < rowsLoaded.total) {
+    return (
+      <div data-testid="rows-loading">
+        <Progress percent={Math.floor((rowsLoaded.done * 100) / rowsLoaded.total)} status="active" />
+        <Typography.Text type="secondary">{`正在载入名单：${rowsLoaded.done.toLocaleString()} / ${rowsLoaded.total.toLocaleString()} 行`}</Typography.Text>
       </div>
     );
   }
@@ -113,7 +120,9 @@ export function UploadInsurance() {
       .catch(() => message.error('保险方案加载失败'));
   }, [planField?.optionsApi]);
 
-  const busy = state.phase === 'uploading' || state.phase === 'parsing' || state.phase === 'loading';
+  // Until every page of an upload is in the editor, what it shows is not yet what would be confirmed.
+  const rowsPending = !!state.rowsLoaded && state.rowsLoaded.done < state.rowsLoaded.total;
+  const busy = state.phase === 'uploading' || state.phase === 'parsing' || state.phase === 'loading' || rowsPending;
   const ready = !!planName && !!startDate;
   const upload = state.phase === 'ready' || state.upload ? state.upload : undefined;
 
@@ -143,8 +152,9 @@ export function UploadInsurance() {
           uploadId: upload?.id,
           planName: planName!,
           startDate: startDate!,
-          // Every column of the roster (the person's writable fields), as the editor holds them.
-          rows: rows.map((x) => ({ ...x.values, ...(x.row ? { row: x.row } : {}) })),
+          // An upload nobody edited: its id alone (the gateway confirms its stored valid rows, the ones shown here);
+          // otherwise every column of the roster (the person's writable fields), as the editor holds them.
+          rows: upload && !store.edited ? undefined : rows.map((x) => ({ ...x.values, ...(x.row ? { row: x.row } : {}) })),
         },
         confirmKey.current,
       );

@@ -1,6 +1,7 @@
 /** Gateway calls of the roster upload page (routes: src/server/routes/insure-upload*.ts). */
 import { api, authHeaders, ApiError, newIdempotencyKey, type FieldError } from '../../../../services/request';
 import { serviceUrl } from '../../../../services/endpoints';
+import type { ResultHead } from '../../../../shared/roster-result';
 
 export interface UploadConfig {
   earliestStartDate: string;
@@ -12,8 +13,9 @@ export interface UploadConfig {
 
 export interface UploadView {
   id: number;
-  status: 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed';
-  phase: 'reading' | 'validating' | 'ready' | 'failed' | 'confirming' | 'confirmed';
+  status: 'parsing' | 'ready' | 'failed' | 'confirming' | 'confirmed' | 'expired';
+  /** 'queued': waiting for a parse worker (uploads of one business are parsed one at a time). */
+  phase: 'queued' | 'reading' | 'validating' | 'ready' | 'failed' | 'confirming' | 'confirmed' | 'expired';
   fileName: string;
   planName: string;
   startDate: string;
@@ -21,6 +23,7 @@ export interface UploadView {
   rowsTotal: number;
   percent: number;
   error: string | null;
+  /** 有效 + 有误 + 重复 = 共: every row is in one category (a wrong row that is also a duplicate is 有误). */
   counts: { total: number; valid: number; errors: number; duplicates: number };
   hasErrorFile: boolean;
   batchId: number | null;
@@ -50,18 +53,20 @@ export interface QuoteView {
   startError: string | null;
 }
 
+/** A parsed upload's head: its rows come in pages (getRowsPage), `pages` of `pageSize` rows. */
 export interface UploadPreview {
   upload: UploadView;
   quote: QuoteView | null;
   quoteError: string | null;
-  result: {
-    columns: Array<{ key: string; label: string }>;
-    rowNumbers: number[];
-    rows: string[][];
-    errors: Array<{ row: number; column: string; label: string; message: string }>;
-    duplicates: Array<{ row: number; firstRow?: number; column: string; message: string }>;
-    unknownHeaders: string[];
-  };
+  result: ResultHead;
+}
+
+/** One page of rows (values in the order of the head's columns) with their errors and duplicates. */
+export interface RowsPage {
+  rowNumbers: number[];
+  rows: string[][];
+  errors: Array<{ row: number; column: string; label: string; message: string }>;
+  duplicates: Array<{ row: number; firstRow?: number; column: string; message: string }>;
 }
 
 export interface ConfirmResult {
@@ -81,7 +86,8 @@ export const BASE = '/api/insure-uploads';
 
 export const getConfig = () => api.get<UploadConfig>(`${BASE}/config`);
 export const getStatus = (id: number) => api.get<UploadView>(`${BASE}/${id}`);
-export const getPreview = (id: number) => api.get<UploadPreview>(`${BASE}/${id}/preview`, undefined, { timeout: 120_000 });
+export const getPreview = (id: number) => api.get<UploadPreview>(`${BASE}/${id}/preview`);
+export const getRowsPage = (id: number, page: number) => api.get<RowsPage>(`${BASE}/${id}/rows`, { page }, { timeout: 60_000 });
 export const getQuote = (planName: string, startDate: string, people: number) =>
   api.get<QuoteView>(`${BASE}/quote`, { planName, startDate, people });
 
@@ -89,8 +95,11 @@ export interface ConfirmBody {
   uploadId?: number;
   planName: string;
   startDate: string;
-  /** The roster's columns (the person's writable fields) by key, as text, and the sheet row of an uploaded row. */
-  rows: Array<Record<string, string | number | undefined> & { row?: number }>;
+  /**
+   * The roster's columns (the person's writable fields) by key, as text, and the sheet row of an uploaded
+   * row. Left out for an upload nobody edited: the gateway confirms its stored valid rows (no 50,000-row body).
+   */
+  rows?: Array<Record<string, string | number | undefined> & { row?: number }>;
 }
 
 /**

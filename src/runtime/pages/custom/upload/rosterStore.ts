@@ -76,6 +76,7 @@ export class RosterStore {
   private structureVersion = 0;
   private countsSnapshot: Counts = { total: 0, valid: 0, errors: 0, duplicates: 0 };
   private countsQueued = false;
+  private edits = 0;
 
   constructor(columns: RosterColumn[]) {
     this.columns = columns;
@@ -120,6 +121,14 @@ export class RosterStore {
     return r?.row ? `第 ${r.row} 行` : `第 ${this.order.indexOf(id) + 1} 条`;
   }
 
+  /**
+   * Whether the user changed the rows since they were loaded (a cell, a row added or removed). An upload
+   * nobody edited is confirmed by its id alone: the gateway takes its stored valid rows, the same ones.
+   */
+  get edited(): boolean {
+    return this.edits > 0;
+  }
+
   /** The valid rows as the gateway's confirm body expects them, with their editor ids. */
   validRows(): Array<{ id: number; row: number | null; values: Record<string, string> }> {
     return this.order.map((id) => this.rows.get(id)!).filter((r) => r.status === 'valid').map((r) => ({ id: r.id, row: r.row, values: r.values }));
@@ -127,12 +136,22 @@ export class RosterStore {
 
   // ---------------------------------------------------------------- writes
 
-  /** Replaces every row (an upload's preview, or empty). */
+  /** Replaces every row (an upload's first page, or empty). */
   load(rows: LoadRow[]): void {
     this.rows.clear();
     this.checks.clear();
     this.order = [];
     this.groups.clear();
+    this.edits = 0;
+    this.append(rows);
+  }
+
+  /**
+   * Adds rows after the others (an upload's next page). Rows already there keep their checks: the new
+   * ones come last, so an ID card they repeat keeps its first occurrence.
+   */
+  append(rows: LoadRow[]): void {
+    const added: number[] = [];
     for (const r of rows) {
       const id = this.nextId++;
       const values = Object.fromEntries(this.columns.map((c) => [c.key, r.values[c.key] ?? '']));
@@ -140,13 +159,15 @@ export class RosterStore {
       const row: EditorRow = { id, row: r.row, values, errors: { ...this.check(values), ...r.errors }, insured: r.insured, status: 'valid' };
       this.rows.set(id, row);
       this.order.push(id);
+      added.push(id);
       this.group(keyOf(values.idCard)).push(id);
     }
-    for (const id of this.order) this.put(this.withStatus(this.rows.get(id)!));
+    for (const id of added) this.put(this.withStatus(this.rows.get(id)!));
     this.structureChanged();
   }
 
   addRow(): number {
+    this.edits++;
     const id = this.nextId++;
     const values = Object.fromEntries(this.columns.map((c) => [c.key, '']));
     this.rows.set(id, { id, row: null, values, errors: this.check(values), status: 'valid' });
@@ -160,6 +181,7 @@ export class RosterStore {
   removeRow(id: number): void {
     const r = this.rows.get(id);
     if (!r) return;
+    this.edits++;
     const key = keyOf(r.values.idCard);
     this.rows.delete(id);
     this.checks.delete(id);
@@ -173,6 +195,7 @@ export class RosterStore {
   setCell(id: number, key: string, value: string): void {
     const r = this.rows.get(id);
     if (!r || r.values[key] === value) return;
+    this.edits++;
     const values = { ...r.values, [key]: value };
     const errors = this.check(values);
     const before = keyOf(r.values.idCard);

@@ -1,11 +1,12 @@
 /**
  * Upload → background parse → preview, as a hook: sends the file with upload progress, polls the
  * gateway's status (progress lives in the database, so any gateway process answers), then loads the
- * preview into the roster store.
+ * rows into the roster store page by page: the editor shows the first page at once and the others are
+ * appended as they arrive (a 50,000-row file is ten pages, never one 3.5 MB answer).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../../services/request';
-import { getPreview, getStatus, uploadFile, type UploadPreview, type UploadView } from './api';
+import { getPreview, getRowsPage, getStatus, uploadFile, type RowsPage, type UploadView } from './api';
 import type { LoadRow, RosterStore } from './rosterStore';
 
 export type UploadPhase = 'idle' | 'uploading' | 'parsing' | 'loading' | 'ready' | 'failed';
@@ -18,20 +19,21 @@ export interface UploadState {
   /** The upload whose rows are in the editor (ready). */
   upload?: UploadView;
   unknownHeaders: string[];
+  /** Rows in the editor of the upload's total while its pages arrive (confirming waits for all of them). */
+  rowsLoaded?: { done: number; total: number };
 }
 
-const POLL_MS = 400;
+const POLL_MS = 250;
 export const ACCEPT = ['xlsx', 'xls', 'csv'];
 
-/** Preview rows with the gateway's messages, as editor rows. */
-export function previewRows(p: UploadPreview): LoadRow[] {
-  const keys = p.result.columns.map((c) => c.key);
+/** A page of rows with the gateway's messages, as editor rows (`keys`: the head's column keys). */
+export function pageRows(keys: string[], p: RowsPage): LoadRow[] {
   const errors = new Map<number, Record<string, string>>();
-  for (const e of p.result.errors) errors.set(e.row, { ...errors.get(e.row), [e.column]: errors.get(e.row)?.[e.column] ?? e.message });
+  for (const e of p.errors) errors.set(e.row, { ...errors.get(e.row), [e.column]: errors.get(e.row)?.[e.column] ?? e.message });
   // In-file duplicates are found again by the editor; "already insured" only the gateway knows.
-  const insured = new Map(p.result.duplicates.filter((d) => d.firstRow === undefined).map((d) => [d.row, d.message]));
-  return p.result.rows.map((cells, i) => {
-    const row = p.result.rowNumbers[i];
+  const insured = new Map(p.duplicates.filter((d) => d.firstRow === undefined).map((d) => [d.row, d.message]));
+  return p.rows.map((cells, i) => {
+    const row = p.rowNumbers[i];
     return { row, values: Object.fromEntries(keys.map((k, j) => [k, cells[j] ?? ''])), errors: errors.get(row), insured: insured.get(row) };
   });
 }
@@ -54,7 +56,7 @@ export function useRosterUpload(store: RosterStore, limits: { maxBytes: number }
       const ext = (/\.([^.]+)$/.exec(file.name)?.[1] ?? '').toLowerCase();
       if (!ACCEPT.includes(ext)) return set({ phase: 'failed', error: ext ? `文件类型不支持，仅支持：${ACCEPT.join('、')}` : '文件名缺少扩展名' });
       if (limits && file.size > limits.maxBytes) return set({ phase: 'failed', error: `文件过大，最大 ${limits.maxBytes / 1024 / 1024} MB` });
-      set({ phase: 'uploading', uploadPercent: 0, status: undefined, error: undefined });
+      set({ phase: 'uploading', uploadPercent: 0, status: undefined, error: undefined, rowsLoaded: undefined });
       try {
         const up = uploadFile(file, fields, (p) => set({ uploadPercent: p }));
         abort.current = up.abort;
@@ -69,16 +71,24 @@ export function useRosterUpload(store: RosterStore, limits: { maxBytes: number }
         if (status.status !== 'ready') return set({ phase: 'failed', error: status.error ?? '文件解析失败，请重新上传' });
         set({ phase: 'loading' });
         const preview = await getPreview(status.id);
-        store.load(previewRows(preview));
-        set({ phase: 'ready', upload: preview.upload, unknownHeaders: preview.result.unknownHeaders });
+        const keys = preview.result.columns.map((c) => c.key);
+        const total = preview.result.total;
+        store.load(preview.result.pages ? pageRows(keys, await getRowsPage(status.id, 0)) : []);
+        set({ phase: 'ready', upload: preview.upload, unknownHeaders: preview.result.unknownHeaders, rowsLoaded: { done: store.size, total } });
+        for (let page = 1; page < preview.result.pages && live.current; page++) {
+          store.append(pageRows(keys, await getRowsPage(status.id, page)));
+          set({ rowsLoaded: { done: store.size, total } });
+        }
       } catch (e) {
-        set({ phase: 'failed', error: e instanceof ApiError ? e.message : '上传失败，请重试' });
+        // Never a part of an upload in the editor: its confirmation would not be what the user sees.
+        if (store.size) store.load([]);
+        set({ phase: 'failed', upload: undefined, rowsLoaded: undefined, error: e instanceof ApiError ? e.message : '上传失败，请重试' });
       }
     },
     [store, limits],
   );
 
   /** Forget the upload (e.g. the user cleared the roster to type it in). */
-  const reset = useCallback(() => set({ phase: 'idle', upload: undefined, status: undefined, error: undefined, unknownHeaders: [] }), []);
+  const reset = useCallback(() => set({ phase: 'idle', upload: undefined, status: undefined, error: undefined, unknownHeaders: [], rowsLoaded: undefined }), []);
   return { state, start, reset };
 }
