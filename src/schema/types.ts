@@ -359,40 +359,15 @@ export interface DetailSchema {
  * schemas/meta/routes.schema.json (tests/unit/schema-meta.test.ts keeps them equal).
  */
 export const ICON_NAMES = [
-  'HomeOutlined',
-  'DashboardOutlined',
-  'SafetyCertificateOutlined',
-  'TeamOutlined',
-  'ShoppingCartOutlined',
-  'FileTextOutlined',
-  'AccountBookOutlined',
-  'MedicineBoxOutlined',
-  'SettingOutlined',
-  'BankOutlined',
-  'UserOutlined',
-  'SwapOutlined',
-  'LoginOutlined',
-  'ProfileOutlined',
-  'AuditOutlined',
-  'DollarOutlined',
-  'UploadOutlined',
-  'CalendarOutlined',
-  'UnorderedListOutlined',
-  'LockOutlined',
-  'FormOutlined',
-  'SolutionOutlined',
-  'IdcardOutlined',
-  'AlertOutlined',
-  'FileProtectOutlined',
-  'RollbackOutlined',
-  'CustomerServiceOutlined',
-  'ReadOutlined',
-  'HistoryOutlined',
-  'WalletOutlined',
+  'HomeOutlined', 'DashboardOutlined', 'SafetyCertificateOutlined', 'TeamOutlined', 'ShoppingCartOutlined',
+  'FileTextOutlined', 'AccountBookOutlined', 'MedicineBoxOutlined', 'SettingOutlined', 'BankOutlined',
+  'UserOutlined', 'SwapOutlined', 'LoginOutlined', 'ProfileOutlined', 'AuditOutlined',
+  'DollarOutlined', 'UploadOutlined', 'CalendarOutlined', 'UnorderedListOutlined', 'LockOutlined',
+  'FormOutlined', 'SolutionOutlined', 'IdcardOutlined', 'AlertOutlined', 'FileProtectOutlined',
+  'RollbackOutlined', 'CustomerServiceOutlined', 'ReadOutlined', 'HistoryOutlined', 'WalletOutlined',
 ] as const;
 
 export type IconName = (typeof ICON_NAMES)[number];
-
 
 export interface SchemaIssue {
   /** relative file path like 'schemas/routes.json' */
