@@ -7,6 +7,7 @@
  *   npm run admin -- add-user --phone 13812345678 --business B10004 --role admin
  *   npm run admin -- invite --phone 13812345678 [--console-url https://console.example.com/]
  *   npm run admin -- unlock --phone 13812345678
+ *   npm run admin -- add-plan --code emp-60 --name 雇主责任险·标准版（60万） --unit month --price 20 --min-age 16 --max-age 65 --claim-limit 600000
  *
  * `--json` prints the result as one JSON line. Exit code 0 on success, 1 on a refusal (message on
  * stderr), 2 on a usage error. The set-password code goes out through the configured SMS provider
@@ -17,6 +18,7 @@ import { openDb, type Db } from './db.ts';
 import { isDomainError } from './domain/errors.ts';
 import { isProduction } from './environment.ts';
 import { addUser, createBusiness, inviteUser, unlockUser } from './onboarding.ts';
+import { addPlan } from './domain/plans.ts';
 import { migrateAll } from './server.ts';
 import { devSmsProvider, smsProviderFromEnv } from './services/sms.ts';
 
@@ -24,7 +26,8 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   create-business --name <企业名称> --charge-form prepaid|postpaid --tax-no <税号> [--service-packs attendance,…]
   add-user        --phone <手机号> --business <企业编号> --role admin|operator
   invite          --phone <手机号> [--console-url <控制台地址>]
-  unlock          --phone <手机号>`;
+  unlock          --phone <手机号>
+  add-plan        --code <方案代码> --name <方案名称> --unit month|day --price <单价（元）> --min-age <岁> --max-age <岁> --claim-limit <赔付限额（元）>`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -35,6 +38,12 @@ const OPTIONS = {
   business: { type: 'string' },
   role: { type: 'string' },
   'console-url': { type: 'string' },
+  code: { type: 'string' },
+  unit: { type: 'string' },
+  price: { type: 'string' },
+  'min-age': { type: 'string' },
+  'max-age': { type: 'string' },
+  'claim-limit': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -67,6 +76,11 @@ async function run(db: Db, command: string, values: Values): Promise<[string, un
       const r = await unlockUser(db, { phone: values.phone });
       return [`${r.phone} 的登录锁定已解除`, r];
     }
+    case 'add-plan': {
+      const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+      const p = await addPlan(db, { code: values.code, name: values.name, unit: values.unit, price: num(values.price), minAge: num(values['min-age']), maxAge: num(values['max-age']), claimLimit: num(values['claim-limit']) });
+      return [`方案已上架：${p.id} ${p.name}（${p.unit === 'month' ? '按月' : '按天'} ¥${(p.priceCents / 100).toFixed(2)}，${p.minAge}–${p.maxAge} 岁）`, p];
+    }
     default:
       return usage(command ? `unknown command: ${command}` : 'missing command');
   }
@@ -86,7 +100,7 @@ export async function adminMain(argv: string[], io: AdminIo = { out: console.log
     const parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
     values = parsed.values;
     command = parsed.positionals[0] ?? '';
-    if (!['create-business', 'add-user', 'invite', 'unlock'].includes(command)) usage(command ? `unknown command: ${command}` : 'missing command');
+    if (!['create-business', 'add-user', 'invite', 'unlock', 'add-plan'].includes(command)) usage(command ? `unknown command: ${command}` : 'missing command');
   } catch (err) {
     io.err(err instanceof UsageError ? err.message : `${(err as Error).message}\n${USAGE}`);
     return 2;

@@ -86,6 +86,21 @@ describe('npm run admin (onboarding from the command line, embedded database)', 
     expect(usage.err).toMatch(/^unknown command: delete-everything\nusage: npm run admin/);
   }, 300_000);
 
+  it('puts a plan on sale (stored through the plan entity, money in cents); a bad age range or a taken code stores nothing', async () => {
+    const args = ['add-plan', '--code', 'emp-60', '--name', '雇主责任险·标准版（60万）', '--unit', 'month', '--price', '20.5', '--min-age', '16', '--max-age', '65', '--claim-limit', '600000'];
+    const added = await admin(args);
+    expect(added.code, added.err).toBe(0);
+    expect(added.out).toBe('方案已上架：emp-60 雇主责任险·标准版（60万）（按月 ¥20.50，16–65 岁）');
+    const rows = () => inDb((db) => db.query<Record<string, unknown>>('SELECT code, unit, price_cents, min_age, max_age, claim_limit_cents FROM plans ORDER BY code'));
+    expect(await rows()).toEqual([{ code: 'emp-60', unit: 'month', price_cents: 2050, min_age: 16, max_age: 65, claim_limit_cents: 60_000_000 }]);
+    const again = await admin(args);
+    expect(again.code).toBe(1);
+    const reversed = await admin(['add-plan', '--code', 'day-1', '--name', '日单险', '--unit', 'day', '--price', '3', '--min-age', '70', '--max-age', '16', '--claim-limit', '100000']);
+    expect(reversed.code).toBe(1);
+    expect(reversed.err).toBe('未完成：最高投保年龄不能小于最低投保年龄');
+    expect((await rows()).length).toBe(1);
+  }, 300_000);
+
   it('the real command (its own process) refuses to open the embedded database while another process has it open, exit code 1', async () => {
     const db = await openDb({ dataDir: DATA_DIR });
     try {

@@ -31,7 +31,8 @@ it.runIf(required && (!PG || !NGINX))('PostgreSQL and nginx are there (required 
 });
 
 describe.runIf(Boolean(PG && NGINX))('two gateways on one PostgreSQL behind nginx', () => {
-  const schema = `cluster_${process.pid}_${randomBytes(3).toString('hex')}`;
+  // A database of its own (not a schema of the shared test database): the dump below is the README's whole-database one.
+  const dbName = `cluster_${process.pid}_${randomBytes(3).toString('hex')}`;
   const dir = mkdtempSync(join(tmpdir(), 'cluster-'));
   const sms = useSmsDouble();
   let url = '';
@@ -87,15 +88,17 @@ describe.runIf(Boolean(PG && NGINX))('two gateways on one PostgreSQL behind ngin
 
   beforeAll(async () => {
     const admin0 = await openPostgres(PG!);
-    await admin0.query(`CREATE SCHEMA ${schema}`);
+    await admin0.query(`CREATE DATABASE ${dbName}`);
     await admin0.close();
     const u = new URL(PG!);
-    u.searchParams.set('options', `-c search_path=${schema}`);
+    u.pathname = `/${dbName}`;
     url = u.toString();
     // Onboarding on the empty database, from the command line (README: Deployment → Onboarding).
     businessId = (await admin('create-business', '--name', '苏州恒远人力资源有限公司', '--charge-form', 'postpaid', '--tax-no', '91320505MA1XYZ0A2B')).id;
     await admin('add-user', '--phone', PHONE, '--business', businessId, '--role', 'admin');
     await admin('invite', '--phone', PHONE, '--console-url', 'https://console.example.com/');
+    // A production database has no plans until the platform puts one on sale.
+    await admin('add-plan', '--code', 'emp-60', '--name', '雇主责任险·标准版（60万）', '--unit', 'month', '--price', '20', '--min-age', '16', '--max-age', '65', '--claim-limit', '600000');
     const env = { DATABASE_URL: url, APP_ENV: 'development', SMS_HTTP_URL: sms.url, TRUST_PROXY: 'loopback', CONFIRM_STALE_SECONDS: '3', STATIC_DIR: '' };
     gateways = await Promise.all([startGateway(env), startGateway(env)]);
     proxy = await startNginx(NGINX!, dir, gateways.map((g) => g.port));
@@ -108,7 +111,7 @@ describe.runIf(Boolean(PG && NGINX))('two gateways on one PostgreSQL behind ngin
     for (const g of gateways) await g.stop();
     await db?.close();
     const a = await openPostgres(PG!);
-    await a.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await a.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -231,9 +234,8 @@ describe.runIf(Boolean(PG && NGINX))('two gateways on one PostgreSQL behind ngin
 
   it('a backup with pg_dump restores with pg_restore into an empty database: rows, files and the number sequence', async () => {
     const dump = join(dir, 'console.dump');
-    // README: Deployment → Backups (scoped to this test's schema, which holds the whole console here).
-    // A whole-database dump (the README's) carries the trigram extension; a schema-scoped one names it.
-    await run('pg_dump', ['--format=custom', `--schema=${schema}`, '--extension=pg_trgm', `--file=${dump}`, PG!]);
+    // README: Deployment → Backups (the whole database, with its trigram extension).
+    await run('pg_dump', ['--format=custom', `--file=${dump}`, url]);
     const target = `console_restore_${process.pid}_${randomBytes(2).toString('hex')}`;
     const a = await openPostgres(PG!);
     await a.query(`CREATE DATABASE ${target}`);
@@ -247,11 +249,11 @@ describe.runIf(Boolean(PG && NGINX))('two gateways on one PostgreSQL behind ngin
       try {
         for (const table of ['orders', 'insured_persons', 'claims', 'claim_attachments', 'stored_files', 'users']) {
           const [x] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
-          const [y] = await r.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.${table}`);
+          const [y] = await r.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
           expect(y.n, table).toBe(x.n);
         }
         const [last] = await db.query<{ v: string }>('SELECT last_value::text AS v FROM serial_numbers');
-        const [next] = await r.query<{ v: string }>(`SELECT nextval('${schema}.serial_numbers')::text AS v`);
+        const [next] = await r.query<{ v: string }>(`SELECT nextval('serial_numbers')::text AS v`);
         expect(BigInt(next.v)).toBe(BigInt(last.v) + 1n);
       } finally {
         await r.close();

@@ -71,7 +71,7 @@ export function StudioPage() {
   }, [base, preview]);
   const metas = useMemo(() => Object.fromEntries(Object.entries(parsed).filter(([f]) => f.startsWith('schemas/meta/'))) as Record<string, MetaNode>, [parsed]);
 
-  if (error) return <Alert type="error" showIcon message="无法打开 schema studio" description={error} style={{ margin: 24 }} />;
+  if (error) return <Alert type="error" showIcon message="无法打开配置工作台" description={error} style={{ margin: 24 }} />;
   if (!base) return null;
 
   const files = Object.keys(parsed).filter((f) => !f.startsWith('schemas/meta/')).sort();
@@ -106,7 +106,7 @@ export function StudioPage() {
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header style={{ background: '#fff', display: 'flex', alignItems: 'center', gap: 16, borderBottom: '1px solid #f0f0f0' }}>
         <Typography.Title level={4} style={{ margin: 0 }}>
-          Schema Studio
+          配置工作台
         </Typography.Title>
         <Tag color="orange">仅开发环境</Tag>
         <span style={{ flex: 1 }} />

@@ -113,7 +113,7 @@ export function DatabaseView({ db, migration, onMigration }: { db?: DatabasePrev
                 </div>
               ))}
               <Typography.Text strong>{db.suggestion.file}</Typography.Text>
-              <Input.TextArea aria-label="迁移文件 SQL" value={sql} autoSize={{ minRows: 3 }} onChange={(e) => setSql(e.target.value)} style={{ fontFamily: 'monospace' }} />
+              <Input.TextArea aria-label="迁移文件语句" value={sql} autoSize={{ minRows: 3 }} onChange={(e) => setSql(e.target.value)} style={{ fontFamily: 'monospace' }} />
               <Button type="primary" onClick={() => onMigration({ file: db.suggestion!.file, sql: sql.split('\n').filter((l) => l.trim()) })}>
                 采用该迁移文件
               </Button>

@@ -6,6 +6,8 @@
  */
 import type { Queryable } from '../db.ts';
 import { selectList } from '../entity/query.ts';
+import { apiSelect, columns, recordset, recordValues, storedJson, writableKeys } from '../entity/record.ts';
+import { checkField } from '../../shared/entity/rules.ts';
 import { repoEntities } from '../entity/repo.ts';
 import type { PlanRow } from '../../generated/entities.ts';
 import { ageProblem, type AgeRange } from '../../shared/insurable-age.ts';
@@ -113,3 +115,24 @@ export const LEGACY_PLANS_DDL = `DO $$ BEGIN
     ALTER TABLE plans ALTER COLUMN max_age DROP DEFAULT;
   END IF;
 END $$`;
+
+/**
+ * Adds a plan to the platform's catalogue (`npm run admin -- add-plan`): every field of the plan entity
+ * checked by its rule, stored through the entity's columns; a code or name already used is refused.
+ */
+export async function addPlan(q: Queryable, input: Record<string, unknown>): Promise<Plan> {
+  const e = planEntity();
+  const keys = writableKeys(e).filter((k) => input[k] !== undefined || e.fields[k].required);
+  const problems: FieldProblem[] = keys.flatMap((k) => {
+    const message = checkField(e.fields[k], input[k]);
+    return message ? [{ field: k, message }] : [];
+  });
+  const range = { minAge: Number(input.minAge), maxAge: Number(input.maxAge) };
+  if (!problems.length && range.minAge > range.maxAge) problems.push({ field: 'maxAge', message: '最高投保年龄不能小于最低投保年龄' });
+  if (problems.length) throw new DomainError(400, problems[0].message, problems[0].field, problems);
+  const taken = await q.query<{ code: string }>('SELECT code FROM plans WHERE code = $1 OR name = $2', [input.code, input.name]);
+  if (taken[0]) throw new DomainError(409, `方案代码或名称已存在（${taken[0].code}）`, 'code');
+  await q.query(`INSERT INTO plans (${columns(e, keys).join(', ')}) SELECT ${recordValues(keys).join(', ')} FROM ${recordset(e, keys, '$1')}`, [storedJson(e, [input], keys)]);
+  const [row] = await q.query<PlanRow>(`SELECT ${apiSelect(e, Object.keys(e.fields))} FROM plans WHERE code = $1`, [input.code]);
+  return toPlan(row);
+}
