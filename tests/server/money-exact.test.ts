@@ -24,7 +24,7 @@ describe('yuan → cents where amounts are stored', () => {
 
   it('a claim of ¥19.99 is stored as 1999 cents and shown as 19.99', async () => {
     const [person] = await c.server.db.query<{ person_name: string; id_card: string }>(
-      `SELECT person_name, id_card FROM insure_records WHERE business_id = $1 AND status = 'effective'
+      `SELECT person_name, id_card FROM insure_records WHERE business_id = $1 AND cover_event IS NULL
          AND effective_date <= CURRENT_DATE AND expiry_date >= CURRENT_DATE ORDER BY id LIMIT 1`,
       [BIZ_ADMIN],
     );

@@ -118,7 +118,7 @@ describe.runIf(Boolean(PG && NGINX))('two gateways on one PostgreSQL behind ngin
 
   it('each gateway says what it uses: PostgreSQL, files in PostgreSQL, the HTTP SMS provider', () => {
     for (const g of gateways) {
-      expect(g.output()).toContain(`Using database: PostgreSQL 127.0.0.1:${new URL(PG!).port || 5432}${new URL(PG!).pathname}`);
+      expect(g.output()).toContain(`Using database: PostgreSQL 127.0.0.1:${new URL(url).port || 5432}/${dbName}`);
       expect(g.output()).toContain('Using files: PostgreSQL (table stored_files)');
       expect(g.output()).toMatch(/Using SMS: HTTP \(http:\/\/127\.0\.0\.1:\d+\)/);
     }

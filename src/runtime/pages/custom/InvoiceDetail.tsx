@@ -105,7 +105,7 @@ export function InvoiceDetail() {
                 rowKey="id"
                 dataSource={r.list}
                 pagination={false}
-                locale={{ emptyText: '暂无退票申请' }}
+                locale={{ emptyText: <span style={{ color: 'rgba(0, 0, 0, 0.65)' }}>暂无退票申请</span> }}
                 columns={[
                   { title: '退票申请号', dataIndex: 'refundNo' },
                   { title: '退票金额', dataIndex: 'amount', render: (v: number) => formatValue(v, 'money') },
