@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { tour } from './tour';
+import { expectScreenshots, screenshotChecks } from './screenshots';
 import { CM } from './routeList';
 import { DEMO, businessName, gatewayUrl, sharedBrowser } from './session';
 import { glossaryVariants, textProblems } from './vocabulary';
@@ -43,36 +44,50 @@ async function tabUntil(page: Page, done: (f: Awaited<ReturnType<typeof focused>
   throw new Error('not reached with the keyboard');
 }
 
+/** What the tour of every route at 1440×900 found (one tour for the axe, vocabulary and screenshot checks). */
+const tourResult = { pages: 0, found: [] as string[], words: [] as string[], screenshots: screenshotChecks(1440) };
+
+/**
+ * Opens every route once at 1440×900 and, on each page, runs axe-core (violations only: computing the
+ * rules that pass is most of axe's time and nothing here reads them), reads the visible text for the
+ * glossary and takes the 1440 screenshot with its layout checks (screenshots.ts).
+ */
+async function tourEveryRoute(): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+  const variants = glossaryVariants();
+  await tour(context, baseUrl, async (page, stop) => {
+    tourResult.pages++;
+    const result = await new AxeBuilder({ page }).withTags(TAGS).options({ resultTypes: ['violations'] }).analyze();
+    for (const v of result.violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      tourResult.found.push(`${stop.path} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    }
+    // docs/glossary.md: no second term, no doubled field label, every amount with thousands separators.
+    const text = await page.evaluate(() => `${document.title}\n${document.body.innerText}`);
+    for (const p of textProblems(text, variants)) tourResult.words.push(`${stop.path} ${p}`);
+    await tourResult.screenshots.visit(page, stop);
+  });
+  await context.close();
+}
+
 describe('accessibility', () => {
   beforeAll(async () => {
     browser = await sharedBrowser();
-  });
+    await tourEveryRoute();
+  }, 600000);
   afterAll(async () => {
     await browser?.close();
   });
 
-  it('on every route: no serious or critical axe-core violation, and the visible text keeps one vocabulary', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    const found: string[] = [];
-    const words: string[] = [];
-    const variants = glossaryVariants();
-    let pages = 0;
-    await tour(context, baseUrl, async (page, stop) => {
-      pages++;
-      const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-      for (const v of result.violations) {
-        if (v.impact !== 'serious' && v.impact !== 'critical') continue;
-        found.push(`${stop.path} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
-      }
-      // docs/glossary.md: no second term, no doubled field label, every amount with thousands separators.
-      const text = await page.evaluate(() => `${document.title}\n${document.body.innerText}`);
-      for (const p of textProblems(text, variants)) words.push(`${stop.path} ${p}`);
-    });
-    await context.close();
-    expect(pages).toBeGreaterThanOrEqual(24);
-    expect(found).toEqual([]);
-    expect(words).toEqual([]);
-  }, 600000);
+  it('on every route: no serious or critical axe-core violation, and the visible text keeps one vocabulary', () => {
+    expect(tourResult.pages).toBeGreaterThanOrEqual(24);
+    expect(tourResult.found).toEqual([]);
+    expect(tourResult.words).toEqual([]);
+  });
+
+  it('screenshots of every route at 1440×900: nothing wider than the window, the brand in view, no covered column', () => {
+    expectScreenshots(tourResult.screenshots);
+  });
 
   it('signs in with the keyboard only, with a visible focus ring, and opens a detail from a list', async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'zh-CN' });

@@ -1,11 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { localParts } from '../../src/server/domain/util.ts';
 import { CONFIRM_INTERRUPTED, MAX_CONFIRM_ATTEMPTS } from '../../src/server/routes/insure-upload-store.ts';
-import { BIZ_ADMIN, BIZ_OPERATOR, boot, type Client } from './helpers.ts';
+import { BIZ_ADMIN, BIZ_OPERATOR, boot, useFilesDir, type Client } from './helpers.ts';
 import { people, targets } from './money-helpers.ts';
 import { balanceCents, count, monthPlan, START, upload, waitConfirmed, waitParsed } from './upload-helpers.ts';
 
@@ -43,8 +40,8 @@ for (const t of targets()) {
     const rows = people(ROWS, 700_000);
     const cards = rows.map((x) => x.idCard);
 
+    useFilesDir('upload-large-');
     beforeAll(async () => {
-      process.env.FILES_DIR = mkdtempSync(join(tmpdir(), 'upload-large-'));
       db = await t.openEmpty();
       c = await boot({ db });
       await c.login();

@@ -1,14 +1,11 @@
 import { readdirSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db.ts';
 import { claimNext } from '../../src/server/routes/insure-upload-queue.ts';
 import { purgeUploads } from '../../src/server/routes/insure-upload-purge.ts';
 import { PARSE_INTERRUPTED, SETTLE_STALE_PARSES, STALE_PARSE_SECONDS, UPLOAD_EXPIRED } from '../../src/server/routes/insure-upload-store.ts';
 import { LocalFileStorage } from '../../src/server/files/storage.ts';
-import { BIZ_ADMIN, BIZ_OPERATOR, boot, makeIdCard, type Client } from './helpers.ts';
+import { BIZ_ADMIN, BIZ_OPERATOR, boot, makeIdCard, useFilesDir, type Client } from './helpers.ts';
 import { targets, useTargetDb } from './money-helpers.ts';
 import { count, monthPlan, previewRows, rosterXlsx, START, upload, waitParsed } from './upload-helpers.ts';
 
@@ -75,10 +72,8 @@ for (const t of targets()) {
     let db: Db;
     let c: Client;
     let plan: string;
-    let filesDir: string;
+    const stored = useFilesDir('upload-queue-');
     beforeAll(async () => {
-      filesDir = mkdtempSync(join(tmpdir(), 'upload-queue-'));
-      process.env.FILES_DIR = filesDir;
       db = await t.openEmpty();
       c = await boot({ db });
       await c.login();
@@ -89,7 +84,7 @@ for (const t of targets()) {
       await c?.server.close();
       await db?.close();
     });
-    const files = () => readdirSync(filesDir, { recursive: true }).filter((f) => String(f).match(/\.(xlsx|csv)$/));
+    const files = () => readdirSync(stored.dir, { recursive: true }).filter((f) => String(f).match(/\.(xlsx|csv)$/));
 
     it('counts every row once: 有效 + 有误 + 重复 = 共 (a wrong row that is also a duplicate is 有误)', async () => {
       const bytes = await rosterXlsx([
@@ -146,7 +141,7 @@ for (const t of targets()) {
       expect(files()).toEqual(expect.arrayContaining([u.file_key, u.error_key]));
       expect(await count(c, 'SELECT 1 FROM insure_upload_pages WHERE upload_id = $1', [uid])).toBe(1);
 
-      const storage = new LocalFileStorage(filesDir);
+      const storage = new LocalFileStorage(stored.dir);
       // A day without activity is not yet enough to expire; a day and a minute is.
       await db.query(`UPDATE insure_uploads SET updated_at = now() - interval '23 hours 59 minutes' WHERE id = $1`, [uid]);
       await purgeUploads({ db, storage });

@@ -8,7 +8,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOWEST_FIRST = [
   'tests/e2e/a11y.test.ts',
-  'tests/e2e/screenshots-1440.test.ts',
   'tests/e2e/screenshots-1024.test.ts',
   'tests/server/entity-migrate.test.ts',
   'tests/e2e/workbench.test.ts',
