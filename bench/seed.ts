@@ -39,11 +39,26 @@ export async function openSeedDb(target: DbTarget): Promise<SeedDb> {
 }
 
 /** Empties the target: a new schema on PostgreSQL, a new data directory for PGlite. */
+/** Creates the bench's database on its server when it is not there yet (a fresh PostgreSQL has none). */
+async function createDatabaseIfMissing(url: string): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  const admin = await openSeedDb({ driver: 'postgres', url: server.toString() });
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.length === 0) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await admin.close();
+  }
+}
+
 export async function resetTarget(target: DbTarget): Promise<void> {
   if (target.driver === 'pglite') {
     rmSync(target.dataDir, { recursive: true, force: true });
     return;
   }
+  await createDatabaseIfMissing(target.url);
   const db = await openSeedDb(target);
   try {
     await db.query('DROP SCHEMA IF EXISTS public CASCADE');
