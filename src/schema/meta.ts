@@ -94,8 +94,11 @@ export function regexError(source: string): string | undefined {
   }
 }
 
-/** The `regex` format as code, for validators saved as standalone code (meta-cache-node.ts). */
-export const FORMATS_CODE = _`{regex: function (s) { try { new RegExp(s, "u"); return true } catch (e) { return false } }}`;
+/**
+ * The `regex` format as code, for validators saved as standalone code (meta-cache-node.ts). A function:
+ * a top-level call of Ajv's `_` kept Ajv (about 120 kB) in the browser's first load through registry.ts.
+ */
+const formatsCode = () => _`{regex: function (s) { try { new RegExp(s, "u"); return true } catch (e) { return false } }}`;
 
 /**
  * An Ajv instance with the meta schemas and our keywords (allErrors, verbose: messages need the data
@@ -110,7 +113,7 @@ export function createMetaAjv(schemas: Record<string, AnySchemaObject> = META_SC
     strictTypes: false,
     strictRequired: false,
     allowUnionTypes: true,
-    code: { optimize: false, ...(opts.source ? { source: true, formats: FORMATS_CODE } : {}) },
+    code: { optimize: false, ...(opts.source ? { source: true, formats: formatsCode() } : {}) },
   });
   ajv.addFormat('regex', (s: string) => regexError(s) === undefined);
   ajv.addKeyword({ keyword: 'x-message', schemaType: ['string', 'object'] });

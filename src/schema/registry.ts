@@ -9,7 +9,8 @@
  * (import.meta.glob, reloaded on save) and validated here, at start-up.
  */
 import type { DetailSchema, DetailSchemaFile, FormSchema, FormSchemaFile, RoutesFile, TableSchema, TableSchemaFile } from './types';
-import { formatIssues, ROUTES_FILE, validateSchemas } from './validate';
+import { formatIssues, validateSchemas } from './validate';
+import { ROUTES_FILE } from './check-routes';
 import { buildEntityRegistry } from '../shared/entity/registry';
 import { resolveDetail, resolveForm, resolveTable } from './resolve';
 
