@@ -123,10 +123,12 @@ export interface GroupOptions {
   sum?: string[];
   /** Only rows whose date (per day, like a list's range filter) of this `by` field is in [from, to]. */
   days?: { key: string; from: string; to: string };
+  /** Dates and datetimes grouped per month (YYYY-MM) instead of per day: a year is 12 groups, not 365. */
+  perMonth?: boolean;
 }
 
 /**
- * The business's rows grouped by the `by` fields (dates and datetimes per day, as YYYY-MM-DD) with
+ * The business's rows grouped by the `by` fields (dates and datetimes per day as YYYY-MM-DD, or per month) with
  * their count `n` and the sums of the `sum` fields (money in cents): from the smallest counter table
  * that has them (a few hundred rows for a year of orders by day and plan), else from the rows
  * themselves (the same groups, read the slow way).
@@ -140,7 +142,7 @@ export async function groupCounts(db: Queryable, e: EntitySchema, businessId: st
   const keySql = (k: (typeof keys)[number]) => (t ? k.column : k.expr('r'));
   const sumSql = (k: string) => (t ? `sum(${t.sums.find((x) => x.key === k)!.column})` : `sum(coalesce(r.${columnOf(k, e.fields[k])}, 0))`);
   const select = [
-    ...keys.map((k) => `${k.day ? `to_char(${keySql(k)}, 'YYYY-MM-DD')` : keySql(k)} AS "${k.key}"`),
+    ...keys.map((k) => `${k.day ? `to_char(${keySql(k)}, '${o.perMonth ? 'YYYY-MM' : 'YYYY-MM-DD'}')` : keySql(k)} AS "${k.key}"`),
     `${t ? 'sum(n)' : 'count(*)'}::float8 AS n`,
     ...sums.map((k) => `${sumSql(k)}::float8 AS "${k}"`),
   ];
@@ -153,4 +155,26 @@ export async function groupCounts(db: Queryable, e: EntitySchema, businessId: st
   }
   const from = t ? t.name : `${tableOf(e)} r`;
   return db.query(`SELECT ${select.join(', ')} FROM ${from} WHERE ${where.join(' AND ')} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`, params);
+}
+
+/** SQL of one value with its own $1… parameters. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Several single-value statements (scalar subqueries, such as countedStatement's) read in one round
+ * trip: each one's $n are renumbered after the parameters of those before it.
+ */
+export async function readMany(db: Queryable, parts: Statement[]): Promise<number[]> {
+  if (parts.length === 0) return [];
+  const params: unknown[] = [];
+  const cols = parts.map((p, i) => {
+    const shift = params.length;
+    params.push(...p.params);
+    return `${p.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)} AS v${i}`;
+  });
+  const [row] = await db.query<Record<string, number | string>>(`SELECT ${cols.join(', ')}`, params);
+  return parts.map((_, i) => Number(row[`v${i}`]));
 }

@@ -63,6 +63,7 @@ function positiveInt(v: string | undefined, def: number, max: number, field: str
 }
 
 export type ListQuery = Record<string, string | undefined>;
+export { countList, countedStatement, sumList } from './totals.ts';
 
 export interface ListResult {
   list: Record<string, unknown>[];
@@ -128,7 +129,7 @@ export interface PageOptions {
   after?: SeekKey;
 }
 
-interface Plan {
+export interface Plan {
   table: string;
   where: string;
   /** The WHERE of the planner's estimate (filters.ts: a short contains-term is estimated by its LIKE). */
@@ -164,7 +165,7 @@ interface Plan {
 const sortColumn = (e: EntitySchema, sort: Sort): string => (e.fields[sort.field] ? columnOf(sort.field, e.fields[sort.field]) : 'id');
 
 /** The statement's parts for a list query; with `sum`, `counted` is that field's sum instead of the row count. */
-function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string, frequent?: ReadonlySet<string>): Plan {
+export function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string, frequent?: ReadonlySet<string>): Plan {
   const params: unknown[] = [businessId];
   const p: Param = (v) => {
     params.push(v);
@@ -215,7 +216,7 @@ const FREQUENT_TERM = 20_000;
  * The statement reads only the business and the terms' text parameters; the others (arrays, numbers)
  * go as null, unread. Lists without such a term plan once.
  */
-async function decidedPlan(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string): Promise<Plan> {
+export async function decidedPlan(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string): Promise<Plan> {
   const pl = plan(e, businessId, q, opts, sum);
   if (!pl.shortTerms.length) return pl;
   const texts = pl.params.map((v) => (typeof v === 'string' ? v : null));
@@ -346,34 +347,6 @@ async function countedList(db: Queryable, e: EntitySchema, pl: Plan, total: stri
   return { list: pageList(e, row.rows), total: Number(row.n), current: pl.current, pageSize: pl.pageSize };
 }
 
-/**
- * The total alone, as listRows answers it (exact from counts, else the capped count and the estimate),
- * without reading a page: the workbench's numbers and an export's row count.
- */
-export async function countList(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<{ total: number; estimated: boolean }> {
-  const pl = await decidedPlan(db, e, businessId, { ...q, current: '1' }, opts);
-  const sql = pl.counts ? `(SELECT coalesce(sum(n), 0)::bigint FROM ${pl.counts.counts} WHERE business_id = $1)` : pl.counted();
-  if (sql) {
-    const [row] = await db.query<{ n: number | string }>(`SELECT ${sql} AS n`, pl.params);
-    return { total: Number(row.n), estimated: false };
-  }
-  const [row] = await db.query<{ n: number; estimate: number | string | null }>(
-    `WITH total AS (${cappedCountSql(pl.table, pl.where)}) SELECT ${totalColumns(pl.table, pl.estimateWhere, pl.params.length)} FROM total`,
-    pl.params,
-  );
-  return totalOf(row.n, row.estimate === null ? null : Number(row.estimate));
-}
-
-/**
- * The sum of a money or integer field over the rows countList counts (money in cents): from a counter
- * table with that sum when one answers the filters, else from the rows themselves.
- */
-export async function sumList(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, field: string, opts: PageOptions = {}): Promise<number> {
-  const pl = await decidedPlan(db, e, businessId, { ...q, current: '1' }, opts, field);
-  const sql = pl.counted() ?? `(SELECT coalesce(sum(${columnOf(field, e.fields[field])}), 0)::float8 FROM ${pl.table} WHERE ${pl.where})`;
-  const [row] = await db.query<{ s: number | string }>(`SELECT ${sql} AS s`, pl.params);
-  return Number(row.s);
-}
 
 /** One row by id within the business, or null. Derived fields are computed on opts.today. */
 export async function getRow(

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db.ts';
 import { addDays } from '../domain/util.ts';
-import { groupCounts } from '../entity/count.ts';
-import { businessToday, countList, sumList } from '../entity/query.ts';
+import { groupCounts, readMany, type Statement } from '../entity/count.ts';
+import { businessToday, countedStatement, countList, sumList } from '../entity/query.ts';
 import { repoEntities } from '../entity/repo.ts';
 import { ok } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
 import type { ListName, Metric } from '../../shared/workbench.ts';
+import type { EntityRegistry } from '../../shared/entity/registry.ts';
 
 /**
  * The workbench: each number comes with the list it was counted from (`list` = entity, `query` = the
@@ -40,19 +41,34 @@ function monthsBack(ym: string, n: number): string[] {
   return out;
 }
 
+/** One figure of the workbench: a list's total, or with `sum` the sum of that field over it. */
+interface Figure {
+  list: ListName;
+  query: Record<string, string>;
+  sum?: string;
+}
+
+/**
+ * The figures' values: those counter rows answer in one statement (readMany), the others one by one
+ * as their lists count them.
+ */
+async function figureValues(db: Queryable, registry: EntityRegistry, businessId: string, figures: Figure[], opts: { today: string }): Promise<number[]> {
+  const statements = figures.map((f) => countedStatement(registry.get(f.list), businessId, f.query, opts, f.sum));
+  const batched = await readMany(db, statements.filter((s): s is Statement => s !== undefined));
+  let next = 0;
+  const slots = statements.map((s) => (s ? next++ : -1));
+  return Promise.all(
+    figures.map((f, i) => {
+      if (slots[i] >= 0) return batched[slots[i]];
+      const e = registry.get(f.list);
+      return f.sum ? sumList(db, e, businessId, f.query, f.sum, opts) : countList(db, e, businessId, f.query, opts).then((c) => c.total);
+    }),
+  );
+}
+
 export async function workbench(db: Queryable, biz: Business, now = new Date(), registry = repoEntities().registry) {
   const today = businessToday(now);
   const opts = { today };
-  const count = (list: ListName, query: Record<string, string>) => countList(db, registry.get(list), biz.businessId, query, opts);
-  const metric = async (key: string, list: ListName, query: Record<string, string>): Promise<Metric> => ({
-    key,
-    value: (await count(list, query)).total,
-    valueType: 'digit',
-    list,
-    query,
-  });
-  const orderSum = (query: Record<string, string>) => sumList(db, registry.get('order'), biz.businessId, query, 'amount', opts);
-
   const month = today.slice(0, 7);
   const monthRange = `${month}-01,${today}`;
   // People are listed under attendance insurance (a service pack); without it, their cover records.
@@ -61,24 +77,30 @@ export async function workbench(db: Queryable, biz: Business, now = new Date(), 
   // The last 12 months of orders: people insured and premium per month, and by plan.
   const months = monthsBack(month, 12);
   const from = `${months[0]}-01`;
-  // Independent small reads (counter rows), sent together.
-  const [insured, pending, monthPremium, unpaid, unpaidAmount, openClaims, toComplete, claimsWaiting, invoicesReady, days] = await Promise.all([
-    persons ? metric('insuredCount', 'insured-person', { status: 'insured' }) : metric('insuredCount', 'insure-record', { status: 'effective' }),
-    persons ? metric('pendingCount', 'insured-person', { status: 'pending' }) : metric('pendingCount', 'insure-record', { status: 'pending' }),
-    orderSum({ createdAt: monthRange }),
-    metric('unpaidOrders', 'order', { payStatus: 'unpaid' }),
-    orderSum({ payStatus: 'unpaid' }),
-    metric('openClaims', 'claim', { status: 'reviewing' }),
+  const people: ListName = persons ? 'insured-person' : 'insure-record';
+  const figures: Record<string, Figure> = {
+    insuredCount: { list: people, query: { status: persons ? 'insured' : 'effective' } },
+    pendingCount: { list: people, query: { status: 'pending' } },
+    monthPremium: { list: 'order', query: { createdAt: monthRange }, sum: 'amount' },
+    unpaidOrders: { list: 'order', query: { payStatus: 'unpaid' } },
+    unpaidAmount: { list: 'order', query: { payStatus: 'unpaid' }, sum: 'amount' },
+    openClaims: { list: 'claim', query: { status: 'reviewing' } },
     // Spec §3 status 0 (信息待完善), once the insured-person entity carries the automatic-insurance status.
-    persons && autoStatus?.search ? metric('personsToComplete', 'insured-person', { autoStatus: '0' }) : undefined,
-    metric('claimsWaiting', 'claim', { status: 'reported' }),
-    metric('invoicesReady', 'invoice', { status: 'issued', createdAt: `${addDays(today, -29)},${today}` }),
-    groupCounts(db, registry.get('order'), biz.businessId, {
-      by: ['createdAt', 'productName'],
-      sum: ['personCount', 'amount'],
-      days: { key: 'createdAt', from, to: today },
-    }),
+    ...(persons && autoStatus?.search ? { personsToComplete: { list: 'insured-person' as ListName, query: { autoStatus: '0' } } } : {}),
+    claimsWaiting: { list: 'claim', query: { status: 'reported' } },
+    invoicesReady: { list: 'invoice', query: { status: 'issued', createdAt: `${addDays(today, -29)},${today}` } },
+  };
+  const keys = Object.keys(figures);
+  const [values, monthly] = await Promise.all([
+    figureValues(db, registry, biz.businessId, Object.values(figures), opts),
+    groupCounts(db, registry.get('order'), biz.businessId, { by: ['createdAt', 'productName'], sum: ['personCount', 'amount'], days: { key: 'createdAt', from, to: today }, perMonth: true }),
   ]);
+  const value = (key: string) => values[keys.indexOf(key)];
+  const metric = (key: string): Metric => ({ key, value: value(key), valueType: 'digit', list: figures[key].list, query: figures[key].query });
+  const [insured, pending, unpaid, openClaims, claimsWaiting, invoicesReady] = ['insuredCount', 'pendingCount', 'unpaidOrders', 'openClaims', 'claimsWaiting', 'invoicesReady'].map(metric);
+  const toComplete = figures.personsToComplete ? metric('personsToComplete') : undefined;
+  const monthPremium = value('monthPremium');
+  const unpaidAmount = value('unpaidAmount');
   const unpaidOrders = { ...unpaid, amount: yuan(unpaidAmount) };
 
   const stats: Metric[] = [
@@ -98,7 +120,7 @@ export async function workbench(db: Queryable, biz: Business, now = new Date(), 
   ];
   const todos: Metric[] = [unpaidOrders, ...(toComplete ? [toComplete] : []), claimsWaiting, invoicesReady];
 
-  const rows = days.map((r) => ({ m: String(r.createdAt).slice(0, 7), plan: String(r.productName), people: Number(r.personCount), premium: Number(r.amount) }));
+  const rows = monthly.map((r) => ({ m: String(r.createdAt), plan: String(r.productName), people: Number(r.personCount), premium: Number(r.amount) }));
   const trend = months.map((m) => {
     const inMonth = rows.filter((r) => r.m === m);
     const to = m === month ? today : monthEnd(m);
