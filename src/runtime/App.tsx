@@ -9,6 +9,7 @@ import { BasicLayout } from './layouts/BasicLayout';
 import { AccessLayout } from './layouts/AccessLayout';
 import { Loading } from './layouts/Loading';
 import { lazyWithRetry as lazy } from './errors';
+import { LazyPublicPage } from './pages/lazy';
 import { OldPathRedirect, SectionRedirect } from './nav/Redirects';
 import { groupRoutes } from './nav/tree';
 import { observer } from 'mobx-react-lite';
@@ -23,7 +24,7 @@ const MenuLayout = lazy(() => Promise.all([import('./layouts/MenuLayout'), signe
 const RouteView = lazy(() => signedInView().then((m) => ({ default: m.RouteView })));
 // The public pages (sign-in, set-password, agreement: antd Form and Input) and the 404 page (antd Result)
 // load in their own chunks too, so a signed-in page's first load carries neither.
-const PublicPage = lazy(() => import('./pages/PublicPage').then((m) => ({ default: m.PublicPage })));
+const PublicPage = LazyPublicPage;
 const NotFound = lazy(() => import('./nav/NotFound').then((m) => ({ default: m.NotFound })));
 // The schema studio exists only under the dev server (`npm run dev`): a production build has no such page.
 const StudioPage = import.meta.env.DEV ? lazy(() => import('./studio/StudioPage').then((m) => ({ default: m.StudioPage }))) : undefined;

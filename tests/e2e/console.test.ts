@@ -85,7 +85,7 @@ describe('console end to end (headless Chromium against the real gateway)', () =
   it('keeps the session across a reload and clears mirrored keys on logout', async () => {
     await page.reload();
     await page.locator('.ant-descriptions').first().waitFor();
-    await page.getByTestId('account-menu').hover();
+    await page.getByTestId('account-menu').click();
     await page.getByText('退出登录').click();
     await page.waitForURL(/\/login\/index$/);
     const keys = await page.evaluate(() => ['token', 'refreshToken', 'companyId', 'chargeForm'].map((k) => localStorage.getItem(k)));

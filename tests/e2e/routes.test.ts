@@ -194,13 +194,11 @@ describe('every route of the specification in Chromium', () => {
   it('shows the brand in both nav modes, and the workbench without the side menu', async () => {
     await page.goto(`${baseUrl}${CM}/order-manage`);
     await page.getByTestId('brand').first().waitFor();
-    await page.getByTestId('account-menu').hover();
+    await page.getByTestId('account-menu').click();
     await page.getByText('切换为顶部导航').click();
     await expect.poll(() => page.getByTestId('brand').first().isVisible()).toBe(true);
     expect(await page.locator('.ant-pro-sider').count()).toBe(0);
-    // The pointer is still on the account menu: leave it first, so hovering opens the menu again.
-    await page.mouse.move(0, 400);
-    await page.getByTestId('account-menu').hover();
+    await page.getByTestId('account-menu').click();
     await page.getByText('切换为侧边导航').click();
     await page.locator('.ant-pro-sider').first().waitFor();
     await page.goto(`${baseUrl}/mine/home`);

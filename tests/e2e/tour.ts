@@ -68,18 +68,9 @@ export async function tour(context: BrowserContext, baseUrl: string, visit: (pag
   await page.close();
 }
 
-/**
- * Switches the layout to the top navigation through the account menu. The menu opens on hover and
- * closes when the pointer leaves it, so on a busy machine a click can land while it is still opening
- * or already closing: hover and click again (the item only exists in the side-menu layout) until the
- * side menu is gone.
- */
+/** Switches the layout to the top navigation through the account menu (opened by a click). */
 async function switchToTopNav(page: Page): Promise<void> {
-  const sider = page.locator('.ant-pro-sider');
-  for (let attempt = 0; attempt < 5 && (await sider.count()) > 0; attempt++) {
-    await page.getByTestId('account-menu').hover();
-    await page.getByText('切换为顶部导航').click({ timeout: 5000 }).catch(() => undefined);
-    await sider.waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
-  }
-  await sider.waitFor({ state: 'detached', timeout: 5000 });
+  await page.getByTestId('account-menu').click();
+  await page.getByText('切换为顶部导航').click();
+  await page.locator('.ant-pro-sider').waitFor({ state: 'detached', timeout: 10000 });
 }

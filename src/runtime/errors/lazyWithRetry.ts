@@ -1,4 +1,4 @@
-import { createElement, lazy, type ComponentProps, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, useState, type ComponentProps, type ComponentType, type LazyExoticComponent } from 'react';
 
 /** A page chunk that has not loaded after this long counts as failed (spec §8/§9: 120 s). */
 export const CHUNK_LOAD_TIMEOUT_MS = 120000;
@@ -76,7 +76,13 @@ export function lazyWithRetry<T extends ComponentType<any>>(
   timeoutMs = CHUNK_LOAD_TIMEOUT_MS,
 ): ComponentType<ComponentProps<T>> & { preload(): Promise<void> } {
   let pending: Promise<Module<T>> | undefined;
-  const load = () => (pending ??= loadChunk(factory, timeoutMs, retry));
+  /** The component once its chunk has loaded: rendered directly, without React.lazy's first suspension. */
+  let loaded: T | undefined;
+  const load = () =>
+    (pending ??= loadChunk(factory, timeoutMs, retry).then((m) => {
+      loaded = m.default;
+      return m;
+    }));
   const retry = async (): Promise<void> => {
     pending = undefined;
     const p = load();
@@ -85,7 +91,10 @@ export function lazyWithRetry<T extends ComponentType<any>>(
   };
   let current: LazyExoticComponent<T> = lazy(load);
   function LazyWithRetry(props: ComponentProps<T>) {
-    return createElement(current, props);
+    // Chosen once per mount (a type that changed between renders would remount the page): a preloaded
+    // chunk renders at once, so a navigation to it commits in one render instead of showing the fallback.
+    const [type] = useState<ComponentType<any>>(() => loaded ?? current);
+    return createElement(type, props);
   }
   // A failed preload is reported by the render that needs the chunk (its error boundary offers the retry).
   return Object.assign(LazyWithRetry, { preload: () => load().then(() => undefined, () => undefined) });

@@ -5,6 +5,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { observer } from 'mobx-react-lite';
 import { api } from '../../services/request';
 import { message } from '../feedback';
+import { LazyPublicPage } from '../pages/lazy';
 import { useStores } from '../context';
 import { CHARGE_FORM_LABELS } from '../../shared/labels';
 import { routesFile } from '../../schema/registry';
@@ -71,7 +72,9 @@ export function useLogout() {
     } catch {
       /* signing out locally is what matters */
     }
-    // Leave the guarded page first (rendered at once), so the sign-in guard does not add ?redirect= for it.
+    // Leave the guarded page first, so the sign-in guard does not add ?redirect= for it: with the sign-in
+    // page's code loaded, the navigation renders at once instead of suspending while the sign-out lands.
+    await LazyPublicPage.preload();
     flushSync(() => navigate('/login/index', { replace: true }));
     stores.logout();
     message.success(t('header.loggedOut'));
@@ -89,7 +92,10 @@ export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { wi
   ];
   return (
     <Space size="middle">
+    {/* Opened by a click (or Enter), like the business switch: a menu that opens on hover closes when the
+        pointer slips off it on the way to an item, and a keyboard could not open it at all. */}
     <Dropdown
+      trigger={['click']}
       menu={{
         items,
         onClick: ({ key }) => {
@@ -98,10 +104,13 @@ export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { wi
         },
       }}
     >
-      <Space style={{ cursor: 'pointer' }} data-testid="account-menu">
-        <UserOutlined />
-        <span>{maskPhone(user.userTel)}</span>
-      </Space>
+      <a role="button" tabIndex={0} onClick={(e) => e.preventDefault()} data-testid="account-menu">
+        <Space>
+          <UserOutlined />
+          <span>{maskPhone(user.userTel)}</span>
+          <DownOutlined />
+        </Space>
+      </a>
     </Dropdown>
     </Space>
   );

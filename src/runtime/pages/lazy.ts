@@ -4,3 +4,5 @@ import { lazyWithRetry as lazy } from '../errors';
 export const LazyTablePage = lazy(() => import('./TablePage').then((m) => ({ default: m.TablePage })));
 export const LazyFormPage = lazy(() => import('./FormPage').then((m) => ({ default: m.FormPage })));
 export const LazyDetailPage = lazy(() => import('./DetailPage').then((m) => ({ default: m.DetailPage })));
+// The public pages (sign-in, set-password, agreement): the entry renders them; sign-out preloads them.
+export const LazyPublicPage = lazy(() => import('./PublicPage').then((m) => ({ default: m.PublicPage })));
