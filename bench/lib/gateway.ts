@@ -105,7 +105,14 @@ export async function startGateway(target: DbTarget, opts: { staticDir?: string;
 /** Runs startServer(options) (of `serverModule`, default this checkout's) in a child process; resolves with its port once it listens. */
 async function spawnGateway(serverModule: string | undefined, options: StartServerOptions): Promise<{ port: number; pid: number; close(): Promise<void> }> {
   const child = spawn(process.execPath, [...(process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', fileURLToPath(new URL('./gateway-child.ts', import.meta.url))], {
-    env: { ...process.env, BENCH_GATEWAY_OPTIONS: JSON.stringify(options), ...(serverModule ? { BENCH_GATEWAY_SERVER: serverModule } : {}) },
+    env: {
+      ...process.env,
+      // An embedded database on disk keeps its files in <DATA_DIR>/files, as a deployment's does; without
+      // it they went to this checkout's .data/files, which the test suite then found there.
+      ...(options.dataDir && options.dataDir !== 'memory' ? { DATA_DIR: options.dataDir } : {}),
+      BENCH_GATEWAY_OPTIONS: JSON.stringify(options),
+      ...(serverModule ? { BENCH_GATEWAY_SERVER: serverModule } : {}),
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
