@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, P, businessName, chooseBusiness, gatewayUrl, sharedBrowser, signIn } from './session';
+import { DEMO, P, businessName, chooseBusiness, gatewayUrl, sharedBrowser, signIn, accountMenuItem } from './session';
 
 const baseUrl = gatewayUrl();
 
@@ -86,7 +86,7 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     await page.reload();
     await page.locator('.ant-descriptions').first().waitFor();
     await page.getByTestId('account-menu').click();
-    await page.getByText('退出登录').click();
+    await accountMenuItem(page, '退出登录').click();
     await page.waitForURL(/\/login\/index$/);
     const keys = await page.evaluate(() => ['token', 'refreshToken', 'companyId', 'chargeForm'].map((k) => localStorage.getItem(k)));
     expect(keys).toEqual(['', '', '', '']);

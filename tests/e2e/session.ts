@@ -101,3 +101,9 @@ export async function listRowsLoaded(page: Page, rows = '.ant-table-row'): Promi
   await page.locator(rows).first().waitFor({ timeout: 20000 });
   await page.waitForFunction(() => !document.querySelector('.ant-table .ant-spin-spinning'));
 }
+
+/**
+ * An item of the header's account menu once it is open (click `account-menu` first): the newest visible
+ * one, since the menu of a layout just left can still be in the page, closing, with the same items.
+ */
+export const accountMenuItem = (page: Page, label: string) => page.locator('.ant-dropdown-menu-item:visible', { hasText: label }).last();
