@@ -7,7 +7,7 @@
  */
 import type { Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
-import { countKeyOf, countTablesOf } from './counts.ts';
+import { countKeyOf, countTablesOf, type CountTable } from './counts.ts';
 import { columnOf, tableOf } from './ddl.ts';
 import { derivedCountSql } from './derived-sql.ts';
 import type { Filter } from './filters.ts';
@@ -96,6 +96,13 @@ export async function countRows(db: Queryable, table: string, where: string, par
   return totalOf(row.n, row.estimate === null ? null : Number(row.estimate), cap);
 }
 
+/** The entity's counter table with the fewest keys among those `fits` accepts (the fewest rows to read). */
+function smallestCountTable(e: EntitySchema, fits: (c: CountTable) => boolean): CountTable | undefined {
+  return countTablesOf(e)
+    .filter(fits)
+    .sort((a, b) => a.keys.length - b.keys.length)[0];
+}
+
 /**
  * SQL of the exact number of the business's ($1) rows matching `filters` (or, with `sum`, the sum of
  * that field over them), read from a counter table, or undefined when no counter table answers them:
@@ -108,10 +115,10 @@ export function countedSql(e: EntitySchema, filters: Filter[], today: () => stri
   if (derived) {
     return filters.length === 1 && !sum ? derivedCountSql(e, derived.key, derived.derived!, today, '$1') ?? undefined : undefined;
   }
-  const t = countTablesOf(e)
-    .filter((c) => !sum || c.sums.some((s) => s.key === sum))
-    .filter((c) => filters.every((f) => c.keys.some((k) => k.key === f.key && f.counted?.kind === (k.day ? 'day' : 'value'))))
-    .sort((a, b) => a.keys.length - b.keys.length)[0];
+  const t = smallestCountTable(
+    e,
+    (c) => (!sum || c.sums.some((s) => s.key === sum)) && filters.every((f) => c.keys.some((k) => k.key === f.key && f.counted?.kind === (k.day ? 'day' : 'value'))),
+  );
   if (!t) return undefined;
   const conds = ['business_id = $1', ...filters.flatMap((f) => f.counted!.where(t.keys.find((k) => k.key === f.key)!.column))];
   const what = sum ? t.sums.find((s) => s.key === sum)!.column : 'n';
@@ -135,9 +142,7 @@ export interface GroupOptions {
  */
 export async function groupCounts(db: Queryable, e: EntitySchema, businessId: string, o: GroupOptions): Promise<Array<Record<string, string | number>>> {
   const sums = o.sum ?? [];
-  const t = countTablesOf(e)
-    .filter((c) => o.by.every((k) => c.keys.some((x) => x.key === k)) && sums.every((k) => c.sums.some((x) => x.key === k)))
-    .sort((a, b) => a.keys.length - b.keys.length)[0];
+  const t = smallestCountTable(e, (c) => o.by.every((k) => c.keys.some((x) => x.key === k)) && sums.every((k) => c.sums.some((x) => x.key === k)));
   const keys = o.by.map((k) => countKeyOf(k, e.fields[k]));
   const keySql = (k: (typeof keys)[number]) => (t ? k.column : k.expr('r'));
   const sumSql = (k: string) => (t ? `sum(${t.sums.find((x) => x.key === k)!.column})` : `sum(coalesce(r.${columnOf(k, e.fields[k])}, 0))`);

@@ -55,11 +55,10 @@ interface Figure {
 async function figureValues(db: Queryable, registry: EntityRegistry, businessId: string, figures: Figure[], opts: { today: string }): Promise<number[]> {
   const statements = figures.map((f) => countedStatement(registry.get(f.list), businessId, f.query, opts, f.sum));
   const batched = await readMany(db, statements.filter((s): s is Statement => s !== undefined));
-  let next = 0;
-  const slots = statements.map((s) => (s ? next++ : -1));
+  let next = 0; // batched holds the counted figures' values in the figures' order
   return Promise.all(
     figures.map((f, i) => {
-      if (slots[i] >= 0) return batched[slots[i]];
+      if (statements[i]) return batched[next++];
       const e = registry.get(f.list);
       return f.sum ? sumList(db, e, businessId, f.query, f.sum, opts) : countList(db, e, businessId, f.query, opts).then((c) => c.total);
     }),
