@@ -1,4 +1,4 @@
-import { Dropdown, Space, Tag } from 'antd';
+import { Button, Dropdown, Space, Tag } from 'antd';
 import { DownOutlined, LayoutOutlined, LogoutOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { flushSync } from 'react-dom';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -104,13 +104,14 @@ export const AccountMenu = observer(function AccountMenu({ withNavSwitch }: { wi
         },
       }}
     >
-      <a role="button" tabIndex={0} onClick={(e) => e.preventDefault()} data-testid="account-menu">
+      {/* A real button: Enter and Space open the menu as a click does. */}
+      <Button type="text" size="small" data-testid="account-menu">
         <Space>
           <UserOutlined />
           <span>{maskPhone(user.userTel)}</span>
           <DownOutlined />
         </Space>
-      </a>
+      </Button>
     </Dropdown>
     </Space>
   );
