@@ -90,7 +90,7 @@ describe('accessibility', () => {
   });
 
   it('signs in with the keyboard only, with a visible focus ring, and opens a detail from a list', async () => {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'zh-CN' });
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'zh-CN', reducedMotion: 'reduce' });
     const page = await context.newPage();
     await page.goto(`${baseUrl}/login/index`);
     await page.getByPlaceholder('请输入手机号').waitFor();

@@ -11,7 +11,7 @@ const pageErrors: string[] = [];
 describe('console end to end (headless Chromium against the real gateway)', () => {
   beforeAll(async () => {
     browser = await sharedBrowser();
-    page = await browser.newPage({ locale: 'zh-CN' });
+    page = await browser.newPage({ locale: 'zh-CN', reducedMotion: 'reduce' });
     page.on('pageerror', (e) => pageErrors.push(String(e)));
   });
 

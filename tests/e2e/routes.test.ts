@@ -34,7 +34,7 @@ async function expectPage(path: string, title: string, content = CONTENT) {
 describe('every route of the specification in Chromium', () => {
   beforeAll(async () => {
     browser = await sharedBrowser();
-    context = await browser.newContext({ locale: 'zh-CN' });
+    context = await browser.newContext({ locale: 'zh-CN', reducedMotion: 'reduce' });
     page = await context.newPage();
     watch(page);
   });

@@ -9,7 +9,7 @@ export const DEMO = { phone: '13800000000', password: 'demo1234' };
 export const DEMO_BUSINESS = 'B10001';
 
 /** The page most browser tests use: a desktop window in Chinese. */
-export const DESKTOP: BrowserContextOptions = { locale: 'zh-CN', viewport: { width: 1440, height: 900 } };
+export const DESKTOP: BrowserContextOptions = { locale: 'zh-CN', viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' };
 
 /** Fills the sign-in form at `${origin}/login/index` (or the given sign-in URL) and submits it. */
 export async function signIn(page: Page, origin: string, password = DEMO.password, url = `${origin}/login/index`): Promise<void> {

@@ -1,11 +1,13 @@
 import { useEffect, type ReactNode } from 'react';
 import { ConfigProvider, message as antMessage, notification as antNotification, theme } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
+import { Provider as MotionProvider } from 'rc-motion';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { MESSAGE_CONFIG, NOTIFICATION_CONFIG, setFeedbackInstances } from '../feedback';
 import { ErrorBoundary } from '../errors';
 import { CONSOLE_THEME } from './theme';
+import { usePrefersReducedMotion } from './motion';
 
 dayjs.locale('zh-cn');
 
@@ -28,13 +30,21 @@ function ConsoleRoot({ children }: { children: ReactNode }) {
   );
 }
 
-/** Layout group "basic": antd in Simplified Chinese with the console theme (AA contrast), toasts and notifications, an error boundary. */
+/**
+ * Layout group "basic": antd in Simplified Chinese with the console theme (AA contrast), toasts and
+ * notifications, an error boundary. With the system's "reduce motion" setting, antd's components open and
+ * close without animation (rc-motion's provider, which antd's own `motion: false` token would set too, but
+ * a token change would also change the theme's hash and with it the static style sheet's class names).
+ */
 export function BasicLayout({ children }: { children: ReactNode }) {
+  const reduced = usePrefersReducedMotion();
   return (
-    <ConfigProvider locale={zhCN} theme={CONSOLE_THEME} button={{ autoInsertSpace: false }}>
-      <ConsoleRoot>
-        <ErrorBoundary>{children}</ErrorBoundary>
-      </ConsoleRoot>
+    <ConfigProvider locale={zhCN} theme={CONSOLE_THEME} button={{ autoInsertSpace: false }} wave={{ disabled: reduced }}>
+      <MotionProvider motion={!reduced}>
+        <ConsoleRoot>
+          <ErrorBoundary>{children}</ErrorBoundary>
+        </ConsoleRoot>
+      </MotionProvider>
     </ConfigProvider>
   );
 }
