@@ -107,3 +107,18 @@ export async function listRowsLoaded(page: Page, rows = '.ant-table-row'): Promi
  * one, since the menu of a layout just left can still be in the page, closing, with the same items.
  */
 export const accountMenuItem = (page: Page, label: string) => page.locator('.ant-dropdown-menu-item:visible', { hasText: label }).last();
+
+/**
+ * Opens `path` (from the origin, with its query) in the console already loaded in `page`, the way its
+ * menu and links do: a client-side navigation (the router follows history), scrolled to the top. For
+ * tests about a page, not about its cold start: a page.goto starts the console's code again (about a
+ * second of CPU on the 2-core machines), while deep links are opened with page.goto by routes.test.ts.
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.scrollTo(0, 0);
+    history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.waitForURL((url) => `${url.pathname}${url.search}` === path);
+}

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { PUBLIC_ROUTES, signedInRoutes, routeSlug, CM } from './routeList';
-import { businessName, chooseBusiness, signIn, accountMenuItem } from './session';
+import { businessName, chooseBusiness, signIn, accountMenuItem, openInApp } from './session';
 
 /** One page of the tour: its name (file-name slug), path and whether it is signed in. */
 export interface Stop {
@@ -52,14 +52,14 @@ export async function tour(context: BrowserContext, baseUrl: string, visit: (pag
   const auth = { Authorization: `Bearer ${token}`, 'X-Company-Id': String(company) };
 
   for (const [path, title, content] of await signedInRoutes(baseUrl, auth)) {
-    await page.goto(`${baseUrl}${path}`);
+    await openInApp(page, path);
     await page.getByTestId('page-title').filter({ hasText: title }).waitFor({ timeout: 30000 });
     await page.locator(content).first().waitFor({ timeout: 30000 });
     await settle(page);
     await visit(page, { name: routeSlug(path.replace(/\/\d+$/, '/id')), path, signedIn: true });
   }
 
-  await page.goto(`${baseUrl}${CM}/order-manage`);
+  await openInApp(page, `${CM}/order-manage`);
   await page.locator('.ant-table-row').first().waitFor({ timeout: 30000 });
   await switchToTopNav(page);
   await settle(page);

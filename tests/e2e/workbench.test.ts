@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, P, gatewayUrl, listRowsLoaded, useSignedInPage } from './session';
+import { DESKTOP, P, gatewayUrl, listRowsLoaded, openInApp, useSignedInPage } from './session';
 import { M } from './routeList';
 import { makeIdCard } from '../id-card';
 
@@ -56,7 +56,7 @@ describe('workbench', () => {
       ['balance', 'claimsWaiting', 'insuredCount', 'invoicesReady', 'monthPremium', 'openClaims', 'pendingCount', 'personsToComplete', 'unpaidOrders'].sort(),
     );
     for (const l of links) {
-      await page.goto(`${baseUrl}${P.home}`);
+      await openInApp(page, P.home);
       await page.getByTestId('todos').waitFor();
       const click = () => page.locator(`[data-testid="wb-link-${l.key}"]`).click();
       if (l.key === 'balance') {
@@ -89,7 +89,7 @@ describe('workbench', () => {
     const items = await plans.evaluateAll((els) => els.map((e) => { const a = e.querySelector('a')!; return { href: a.getAttribute('href')!, text: a.textContent ?? '' }; }));
     expect(items.length).toBeGreaterThan(0);
     for (const it of items) {
-      const n = await openList(page, () => page.goto(`${baseUrl}${it.href}`));
+      const n = await openList(page, () => openInApp(page, it.href));
       expect(n).toBeLessThanOrEqual(100);
       await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(n);
       expect(await amountSum(page), it.href).toBe(yuan(it.text));
@@ -106,7 +106,7 @@ describe('statuses follow the calendar (the gateway’s clock moved a day on)', 
 
   /** The status cell of the one row a list shows for `name` (its URL filters by it). */
   async function statusOf(p: Page, url: string): Promise<string> {
-    await p.goto(`${baseUrl}${url}`);
+    await openInApp(p, url);
     await listRowsLoaded(p);
     const headers = await p.locator('.ant-table-thead th').allInnerTexts();
     const col = headers.findIndex((h) => h.trim() === '状态');
@@ -139,7 +139,7 @@ describe('statuses follow the calendar (the gateway’s clock moved a day on)', 
     expect(await statusOf(page, persons)).toBe('在保');
 
     for (const key of ['insuredCount', 'pendingCount']) {
-      await page.goto(`${baseUrl}${P.home}`);
+      await openInApp(page, P.home);
       const link = page.locator(`[data-testid="wb-link-${key}"]`);
       await link.waitFor();
       const value = Number(await link.getAttribute('data-value'));
