@@ -7,6 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * first (from test-results/vitest.json of full runs); the others follow in vitest's own order.
  */
 const SLOWEST_FIRST = [
+  'tests/e2e/studio.test.ts',
   'tests/e2e/a11y.test.ts',
   'tests/e2e/screenshots-1024.test.ts',
   'tests/server/entity-migrate.test.ts',
