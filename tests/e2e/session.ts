@@ -120,5 +120,6 @@ export async function openInApp(page: Page, path: string): Promise<void> {
     history.pushState(null, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
-  await page.waitForURL((url) => `${url.pathname}${url.search}` === path);
+  const want = new URL(path, page.url());
+  await page.waitForURL((url) => url.pathname === want.pathname && url.search === want.search);
 }
