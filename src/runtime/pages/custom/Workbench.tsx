@@ -8,6 +8,8 @@ import { LoadState } from './LoadState';
 import { PlanChart, TrendChart, type PlanSlice, type TrendPoint } from './workbench/Charts';
 import { listLink, type Metric } from './workbench/links';
 import { TodoList } from './workbench/TodoList';
+import { usePrefetchWhenIdle } from '../prefetch';
+import { LazyTablePage } from '../lazy';
 
 interface WorkbenchData {
   month: string;
@@ -33,6 +35,8 @@ function labelOf(key: string): string {
 export function Workbench() {
   const load = useLoad<WorkbenchData>('/api/overview/workbench', '工作台数据');
   const actions = getDetail('home').actions ?? [];
+  // Every number links to a list: its code loads while the user reads the numbers.
+  usePrefetchWhenIdle(Boolean(load.data), [LazyTablePage.preload]);
   return (
     <Row gutter={[16, 16]}>
       <Col span={24}>

@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+
+/** What the page may load ahead: a lazy page's preload (lazy.ts), which loads its chunk once. */
+type Preload = () => Promise<void>;
+
+/** After the page's own data, how long to leave the network and main thread to it before loading ahead. */
+const AFTER_SHOWN_MS = 1500;
+
+/**
+ * Loads the code of the pages a user most likely opens next once the current one has been shown and the
+ * browser is idle: from the workbench, where sign-in lands, a click on any number opens a list, whose
+ * code then no longer loads after the click. Skipped when the user asked to save data (Data Saver).
+ * `ready` is false until the page shows its data, so loading ahead never competes with it.
+ */
+export function usePrefetchWhenIdle(ready: boolean, preloads: readonly Preload[]): void {
+  useEffect(() => {
+    if (!ready) return undefined;
+    const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
+    if (saveData) return undefined;
+    let idle: number | undefined;
+    const timer = window.setTimeout(() => {
+      const run = () => {
+        for (const preload of preloads) void preload();
+      };
+      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(run, { timeout: 5000 });
+      else run();
+    }, AFTER_SHOWN_MS);
+    return () => {
+      window.clearTimeout(timer);
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+    };
+    // The preloads are module-level functions: the effect runs once the page is ready.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ready]);
+}
