@@ -14,7 +14,8 @@ import { coverStatus, type CoverPeriodRule } from '../../src/shared/cover-status
 import { ageStatus, type InsurableAgeRule } from '../../src/shared/insurable-age.ts';
 import { makeIdCard } from '../id-card.ts';
 import { countTablesOf } from '../../src/server/entity/counts.ts';
-import { countList, getRow, listRows } from '../../src/server/entity/query.ts';
+import { getRow, listRows } from '../../src/server/entity/query.ts';
+import { countList } from '../../src/server/entity/totals.ts';
 import { migrateEntities } from '../../src/server/entity/migrate.ts';
 import { addDays } from '../../src/server/domain/util.ts';
 import { DOMAIN_COLUMNS } from '../../src/server/domain/ddl.ts';

@@ -63,7 +63,6 @@ function positiveInt(v: string | undefined, def: number, max: number, field: str
 }
 
 export type ListQuery = Record<string, string | undefined>;
-export { countList, countedStatement, sumList } from './totals.ts';
 
 export interface ListResult {
   list: Record<string, unknown>[];

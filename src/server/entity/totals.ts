@@ -45,7 +45,7 @@ export function countedStatement(e: EntitySchema, businessId: string, q: ListQue
  */
 export async function sumList(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, field: string, opts: PageOptions = {}): Promise<number> {
   const pl = await decidedPlan(db, e, businessId, { ...q, current: '1' }, opts, field);
-  const sql = pl.counted() ?? `(SELECT coalesce(sum(${columnOf(field, e.fields[field])}), 0)::float8 FROM ${pl.table} WHERE ${pl.where})`;
+  const sql = countedOf(pl, field) ?? `(SELECT coalesce(sum(${columnOf(field, e.fields[field])}), 0)::float8 FROM ${pl.table} WHERE ${pl.where})`;
   const [row] = await db.query<{ s: number | string }>(`SELECT ${sql} AS s`, pl.params);
   return Number(row.s);
 }

@@ -13,7 +13,8 @@ import {
   type PaymentProvider,
 } from '../domain/index.ts';
 import { badInput, forbidden, INVALID_INPUT, notFound, ok, unavailable } from '../http/errors.ts';
-import { countList, getRow, sumList } from '../entity/query.ts';
+import { getRow } from '../entity/query.ts';
+import { countList, sumList } from '../entity/totals.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import { checkObject, normalizePayload } from '../../shared/entity/rules.ts';
 
