@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, P, businessName, chooseBusiness, gatewayUrl, sharedBrowser, signIn, accountMenuItem } from './session';
+import { DEMO, P, businessName, chooseBusiness, gatewayUrl, sharedBrowser, signIn, pickFromAccountMenu } from './session';
 
 const baseUrl = gatewayUrl();
 
@@ -85,8 +85,7 @@ describe('console end to end (headless Chromium against the real gateway)', () =
   it('keeps the session across a reload and clears mirrored keys on logout', async () => {
     await page.reload();
     await page.locator('.ant-descriptions').first().waitFor();
-    await page.getByTestId('account-menu').click();
-    await accountMenuItem(page, '退出登录').click();
+    await pickFromAccountMenu(page, '退出登录');
     await page.waitForURL(/\/login\/index$/);
     const keys = await page.evaluate(() => ['token', 'refreshToken', 'companyId', 'chargeForm'].map((k) => localStorage.getItem(k)));
     expect(keys).toEqual(['', '', '', '']);

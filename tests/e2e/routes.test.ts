@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { businessName, chooseBusiness, gatewayUrl, sharedBrowser, signIn, signInToFirstBusiness, accountMenuItem } from './session';
+import { businessName, chooseBusiness, gatewayUrl, sharedBrowser, signIn, signInToFirstBusiness, pickFromAccountMenu } from './session';
 import { AC, CM, CONTENT, FI, M, PM, PUBLIC_ROUTES, firstId as firstIdOf, signedInRoutes } from './routeList';
 
 const baseUrl = gatewayUrl();
@@ -194,13 +194,11 @@ describe('every route of the specification in Chromium', () => {
   it('shows the brand in both nav modes, and the workbench without the side menu', async () => {
     await page.goto(`${baseUrl}${CM}/order-manage`);
     await page.getByTestId('brand').first().waitFor();
-    await page.getByTestId('account-menu').click();
-    await accountMenuItem(page, '切换为顶部导航').click();
+    await pickFromAccountMenu(page, '切换为顶部导航');
     // The layout switches after the click: wait for the side menu to go, then the brand is in the top bar.
     await expect.poll(() => page.locator('.ant-pro-sider').count()).toBe(0);
     await expect.poll(() => page.getByTestId('brand').first().isVisible()).toBe(true);
-    await page.getByTestId('account-menu').click();
-    await accountMenuItem(page, '切换为侧边导航').click();
+    await pickFromAccountMenu(page, '切换为侧边导航');
     await page.locator('.ant-pro-sider').first().waitFor();
     await page.goto(`${baseUrl}/mine/home`);
     await page.getByTestId('section-links').first().waitFor();

@@ -103,10 +103,13 @@ export async function listRowsLoaded(page: Page, rows = '.ant-table-row'): Promi
 }
 
 /**
- * An item of the header's account menu once it is open (click `account-menu` first): the newest visible
- * one, since the menu of a layout just left can still be in the page, closing, with the same items.
+ * Opens the header's account menu and clicks its item `label` (切换为顶部导航, 退出登录, …): the newest
+ * visible one, since the menu of a layout just left can still be in the page, closing, with the same items.
  */
-export const accountMenuItem = (page: Page, label: string) => page.locator('.ant-dropdown-menu-item:visible', { hasText: label }).last();
+export async function pickFromAccountMenu(page: Page, label: string): Promise<void> {
+  await page.getByTestId('account-menu').click();
+  await page.locator('.ant-dropdown-menu-item:visible', { hasText: label }).last().click();
+}
 
 /**
  * Opens `path` (from the origin, with its query) in the console already loaded in `page`, the way its

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { PUBLIC_ROUTES, signedInRoutes, routeSlug, CM } from './routeList';
-import { businessName, chooseBusiness, signIn, accountMenuItem, openInApp } from './session';
+import { businessName, chooseBusiness, signIn, pickFromAccountMenu, openInApp } from './session';
 
 /** One page of the tour: its name (file-name slug), path and whether it is signed in. */
 export interface Stop {
@@ -70,7 +70,6 @@ export async function tour(context: BrowserContext, baseUrl: string, visit: (pag
 
 /** Switches the layout to the top navigation through the account menu (opened by a click). */
 async function switchToTopNav(page: Page): Promise<void> {
-  await page.getByTestId('account-menu').click();
-  await accountMenuItem(page, '切换为顶部导航').click();
+  await pickFromAccountMenu(page, '切换为顶部导航');
   await page.locator('.ant-pro-sider').waitFor({ state: 'detached', timeout: 10000 });
 }
