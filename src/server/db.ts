@@ -33,6 +33,17 @@ export interface OpenDbOptions {
   databaseUrl?: string;
   /** PGlite data directory; 'memory' (or 'memory://') keeps everything in memory. */
   dataDir?: string;
+  /** A new embedded database starts from this dump (PGlite's dumpDataDir) instead of the cluster template. */
+  template?: Blob;
+}
+
+/** The PGlite instance of each embedded database, for dumpPglite. */
+const pglites = new WeakMap<Db, { dumpDataDir(compression?: 'none'): Promise<Blob | File> }>();
+
+/** An embedded database's files as one dump (PGlite's dumpDataDir, uncompressed); undefined for PostgreSQL. */
+export async function dumpPglite(db: Db): Promise<Buffer | undefined> {
+  const pg = pglites.get(db);
+  return pg ? Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer()) : undefined;
 }
 
 function txView(driver: Db['driver'], run: Queryable['query']): Db {
@@ -47,7 +58,7 @@ function txView(driver: Db['driver'], run: Queryable['query']): Db {
   return db;
 }
 
-export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
+export async function openPglite(dataDir = '.data/pglite', startFrom?: Blob): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   // Trigram indexes for contains-search (src/server/entity/ddl.ts indexesFor).
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -66,12 +77,12 @@ export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
   // cache; it survives a killed process, see tests/server/durability.test.ts) before we answer 200.
   const create = (loadDataDir?: Blob) => PGlite.create(target, { relaxedDurability: false, extensions: { pg_trgm }, loadDataDir });
   // A new database (in memory, or a data dir without a cluster yet) may start from the template.
-  const template = target === 'memory://' || !existsSync(join(target, 'PG_VERSION')) ? memoryTemplate() : undefined;
+  const template = target === 'memory://' || !existsSync(join(target, 'PG_VERSION')) ? (startFrom ?? memoryTemplate()) : undefined;
   const pg = await (template ? create(template).catch(() => undefined) : Promise.resolve(undefined))
     .then(async (fromTemplate) => {
       if (fromTemplate) return fromTemplate;
       const fresh = await create();
-      if (target === 'memory://') await saveMemoryTemplate(fresh);
+      if (target === 'memory://' && !startFrom) await saveMemoryTemplate(fresh);
       return fresh;
     })
     .catch((err: unknown) => {
@@ -102,6 +113,7 @@ export async function openPglite(dataDir = '.data/pglite'): Promise<Db> {
       }
     },
   };
+  pglites.set(db, pg);
   return db;
 }
 
@@ -215,5 +227,5 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
 /** Picks PostgreSQL when a URL is given, otherwise embedded PGlite. */
 export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
-  return openPglite(opts.dataDir || '.data/pglite');
+  return openPglite(opts.dataDir || '.data/pglite', opts.template);
 }

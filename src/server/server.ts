@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { createApp, normalizeBasePath } from './http/app.ts';
 import type { Limits, TestHooks } from './http/types.ts';
 import { openDb, type Db } from './db.ts';
+import { migratedTemplate } from './migrated-template.ts';
 import { migrate } from './migrate.ts';
 import { applyUploadDdl } from './files/ddl.ts';
 import { seed } from './seed.ts';
@@ -119,12 +120,15 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const basePath = normalizeBasePath(opts.basePath);
   const production = opts.production ?? (isProduction(process.env, opts.seed === true) || declaredProduction());
   const ownDb = !opts.db;
-  const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir }));
+  const inMemory = ownDb && !opts.databaseUrl && /^memory(:\/\/)?$/.test(opts.dataDir ?? '');
+  const template = inMemory ? migratedTemplate(opts.schemaRoot ?? REPO_ROOT, REPO_ROOT) : undefined;
+  const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, template: template?.blob }));
   let app: Awaited<ReturnType<typeof createApp>>;
   let providers: Providers | undefined;
   const entities = entitiesAt(opts.schemaRoot ?? REPO_ROOT);
   try {
     await migrateAll(db, opts.schemaRoot ?? REPO_ROOT, entities);
+    await template?.saveAfterMigrate(db);
     if (production) await checkProductionSafety(db, opts);
     if (production && opts.studio) throw new StartupError('the schema studio (--studio) edits schemas/ and runs only in development (APP_ENV=development or --demo)');
     if (opts.fakeClock) await db.query(DEV_CLOCK_DDL);
