@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { dumpPglite, type Db } from './db.ts';
 
 /**
@@ -9,7 +9,8 @@ import { dumpPglite, type Db } from './db.ts';
  * (about 0.7 s of a gateway's start on a 2-core machine, for some 40 gateways a run). The file is keyed
  * by everything a migration reads: the schema files, the gateway's code and the date. The gateway still
  * migrates after loading it (an up-to-date check), so a stale key would cost time, never a wrong table;
- * the first start of a key migrates the empty cluster and writes the file (a temp file renamed).
+ * the first start of a key migrates the empty cluster and writes the file (a temp file renamed), and
+ * removes all but the newest few of the others (each is some 40 MB, and every code change makes a key).
  */
 export interface MigratedTemplate {
   /** The dump to start from, when an earlier start wrote it. */
@@ -17,6 +18,9 @@ export interface MigratedTemplate {
   /** After migrating: writes the file when it was missing. */
   saveAfterMigrate(db: Db): Promise<void>;
 }
+
+/** How many migrated dumps stay in the temp folder (another schema root, such as a test's copy, has its own). */
+const KEEP = 4;
 
 const CODE_DIRS = ['src/server', 'src/schema', 'src/shared', 'src/generated'];
 const codeHashes = new Map<string, string>();
@@ -71,6 +75,23 @@ export function migratedTemplate(schemaRoot: string, codeRoot: string): Migrated
       const temp = `${file}.${process.pid}.tmp`;
       writeFileSync(temp, data);
       renameSync(temp, file);
+      prune(`${basename(base)}.migrated-`, dirname(base));
     },
   };
+}
+
+/** Removes the migrated dumps beyond the KEEP newest (a missing file is another process's removal). */
+function prune(prefix: string, dir: string): void {
+  const dumps = readdirSync(dir)
+    .filter((n) => n.startsWith(prefix) && !n.endsWith('.tmp'))
+    .map((n) => join(dir, n))
+    .flatMap((p) => {
+      try {
+        return [{ p, at: statSync(p).mtimeMs }];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => b.at - a.at);
+  for (const { p } of dumps.slice(KEEP)) rmSync(p, { force: true });
 }
