@@ -37,13 +37,35 @@ export interface OpenDbOptions {
   template?: Blob;
 }
 
-/** The PGlite instance of each embedded database, for dumpPglite. */
-const pglites = new WeakMap<Db, { dumpDataDir(compression?: 'none'): Promise<Blob | File> }>();
+/** What PGlite can dump: its files as one uncompressed archive (dumpDataDir). */
+interface Dumpable {
+  dumpDataDir(compression?: 'none'): Promise<Blob | File>;
+}
 
-/** An embedded database's files as one dump (PGlite's dumpDataDir, uncompressed); undefined for PostgreSQL. */
-export async function dumpPglite(db: Db): Promise<Buffer | undefined> {
+/** The PGlite instance of each embedded database, for writeDump. */
+const pglites = new WeakMap<Db, Dumpable>();
+
+/** A dump file as PGlite's loadDataDir takes it; undefined when it cannot be read. */
+export function readDump(file: string): Blob | undefined {
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes an embedded database's files to `file`, whole or not at all (a temp file renamed); false for PostgreSQL. */
+export async function writeDump(db: Db, file: string): Promise<boolean> {
   const pg = pglites.get(db);
-  return pg ? Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer()) : undefined;
+  if (pg) await dumpTo(pg, file);
+  return Boolean(pg);
+}
+
+async function dumpTo(pg: Dumpable, file: string): Promise<void> {
+  const data = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, data);
+  renameSync(temp, file);
 }
 
 function txView(driver: Db['driver'], run: Queryable['query']): Db {
@@ -126,21 +148,12 @@ export async function openPglite(dataDir = '.data/pglite', startFrom?: Blob): Pr
  */
 function memoryTemplate(): Blob | undefined {
   const file = process.env.PGLITE_MEMORY_TEMPLATE;
-  if (!file) return undefined;
-  try {
-    return new Blob([readFileSync(file)]);
-  } catch {
-    return undefined;
-  }
+  return file ? readDump(file) : undefined;
 }
 
-async function saveMemoryTemplate(pg: { dumpDataDir(compression?: 'none'): Promise<Blob | File> }): Promise<void> {
+async function saveMemoryTemplate(pg: Dumpable): Promise<void> {
   const file = process.env.PGLITE_MEMORY_TEMPLATE;
-  if (!file) return;
-  const data = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, data);
-  renameSync(temp, file);
+  if (file) await dumpTo(pg, file);
 }
 
 /** Refusal to open an embedded database another live process has open. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { dumpPglite, type Db } from './db.ts';
+import { readDump, writeDump, type Db } from './db.ts';
 
 /**
  * Under the test suite only (PGLITE_MEMORY_TEMPLATE set, vite.config.ts): the in-memory gateways start
@@ -26,17 +26,16 @@ const KEEP = 4;
 const CODE_DIRS = ['src/server', 'src/schema', 'src/shared', 'src/generated'];
 const codeHashes = new Map<string, string>();
 
+/** Every file under `dir`, in a stable order (none when it does not exist). */
 function files(dir: string): string[] {
-  let names: string[];
   try {
-    names = readdirSync(dir).sort();
+    return (readdirSync(dir, { recursive: true }) as string[])
+      .sort()
+      .map((n) => join(dir, n))
+      .filter((p) => statSync(p).isFile());
   } catch {
     return [];
   }
-  return names.flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : [p];
-  });
 }
 
 function hashFiles(hash: ReturnType<typeof createHash>, paths: string[]): void {
@@ -61,22 +60,11 @@ export function migratedTemplate(schemaRoot: string, codeRoot: string): Migrated
   const hash = createHash('sha1').update(new Date().toISOString().slice(0, 10)).update(codeHash(codeRoot));
   hashFiles(hash, files(join(schemaRoot, 'schemas')));
   const file = `${base}.migrated-${hash.digest('hex').slice(0, 16)}`;
-  let blob: Blob | undefined;
-  try {
-    blob = new Blob([readFileSync(file)]);
-  } catch {
-    blob = undefined;
-  }
+  const blob = readDump(file);
   return {
     blob,
     async saveAfterMigrate(db) {
-      if (blob) return;
-      const data = await dumpPglite(db);
-      if (!data) return;
-      const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, data);
-      renameSync(temp, file);
-      prune(`${basename(base)}.migrated-`, dirname(base));
+      if (!blob && (await writeDump(db, file))) prune(`${basename(base)}.migrated-`, dirname(base));
     },
   };
 }
