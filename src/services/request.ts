@@ -52,9 +52,13 @@ const cache = new Map<string, { expires: number; value: unknown }>();
 /** Bumped by every clear, so a GET that started before a write does not store its (maybe stale) answer. */
 let generation = 0;
 
-/** Empties the GET response cache (writes do this automatically). */
+/** GETs on their way, by URL, query and business: a second caller of the same GET shares the first one's answer. */
+const inflight = new Map<string, Promise<unknown>>();
+
+/** Empties the GET response cache (writes do this automatically); a GET asked for after this is sent anew. */
 export function clearRequestCache(): void {
   cache.clear();
+  inflight.clear();
   generation++;
 }
 
@@ -249,7 +253,23 @@ function cacheKey(url: string, params: Record<string, unknown> | undefined): str
  * Calls the gateway and returns the envelope's `data`; renews an expired token once (not for auth calls).
  * Writes carry an Idempotency-Key (the same one on the retry after a renewal) and clear the GET cache.
  */
-export async function apiRequest<T>(method: string, url: string, opts: CallOptions = {}, retried = false): Promise<T> {
+export function apiRequest<T>(method: string, url: string, opts: CallOptions = {}): Promise<T> {
+  // Two parts of a page that load the same record at once (a detail and its pay card) make one request.
+  // A caller with its own AbortSignal keeps its own request, so cancelling it cancels no one else's.
+  if (method.toUpperCase() !== 'GET' || opts.signal) return callGateway<T>(method, url, opts);
+  const key = cacheKey(url, opts.params);
+  const running = inflight.get(key);
+  if (running) return running as Promise<T>;
+  const request = callGateway<T>(method, url, opts);
+  inflight.set(key, request);
+  const done = () => {
+    if (inflight.get(key) === request) inflight.delete(key);
+  };
+  request.then(done, done);
+  return request;
+}
+
+async function callGateway<T>(method: string, url: string, opts: CallOptions, retried = false): Promise<T> {
   const m = method.toUpperCase();
   const isWrite = WRITE_METHODS.has(m);
   if (isWrite && !opts.idempotencyKey) opts = { ...opts, idempotencyKey: newIdempotencyKey() };
@@ -272,7 +292,7 @@ export async function apiRequest<T>(method: string, url: string, opts: CallOptio
     const err = e as RequestError;
     const isAuthCall = url.startsWith('/api/auth/login') || url.startsWith('/api/auth/refresh');
     if (err.status === 401 && !retried && !isAuthCall) {
-      if (await refreshSession()) return apiRequest<T>(m, url, opts, true);
+      if (await refreshSession()) return callGateway<T>(m, url, opts, true);
       bridge?.onAuthLost(err.message || '登录已过期，请重新登录');
     }
     throw err;

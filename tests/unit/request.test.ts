@@ -285,6 +285,36 @@ describe('API client: cache and idempotency', () => {
     expect(await api.get('/api/a', undefined, { cache: true })).toBe(4);
   });
 
+  it('shares a GET already on its way with a second caller, but not across a write, a business or a signal', async () => {
+    const s = session();
+    let n = 0;
+    fallback = (r, res) => setTimeout(() => json(res, 200, { code: 0, data: r.method === 'GET' ? ++n : null }), 20);
+    // A detail and its pay card ask for the same order at once: one request, one answer for both.
+    expect(await Promise.all([api.get('/api/orders/4'), api.get('/api/orders/4')])).toEqual([1, 1]);
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(1);
+    // Finished: the next caller asks again.
+    expect(await api.get('/api/orders/4')).toBe(2);
+    // Other query, other business, its own signal: requests of their own.
+    seen = [];
+    const ac = new AbortController();
+    const other = api.get('/api/orders', { current: 1 });
+    const same = api.get('/api/orders', { current: 1 });
+    const own = api.get('/api/orders', { current: 1 }, { signal: ac.signal });
+    s.company = 'B2';
+    const otherBusiness = api.get('/api/orders', { current: 1 });
+    await Promise.all([other, same, own, otherBusiness]);
+    expect(await other).toBe(await same);
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(3);
+    // A GET asked for after a write started does not get the answer of one sent before it.
+    seen = [];
+    const before = api.get('/api/a');
+    const write = api.post('/api/claims', {});
+    const after = api.get('/api/a');
+    await Promise.all([before, write, after]);
+    expect(await after).not.toBe(await before);
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+
   it('sends an Idempotency-Key on writes, fresh per call unless given, kept across a renewal', async () => {
     session();
     await api.post('/api/claims', {});
