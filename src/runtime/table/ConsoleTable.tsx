@@ -57,7 +57,10 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
     pageSize: userPagination?.pageSize ?? userPagination?.defaultPageSize ?? DEFAULT_PAGE_SIZE,
   }));
   const [widths, setWidths] = useState<ColumnWidths>({});
-  const [loadedRows, setLoadedRows] = useState(0);
+  // Rows of the page last loaded; before the first load a page is expected to be full (the usual case). A
+  // table laid out for no rows switched to a scrolling body with a fixed header once they came, and antd
+  // built the table a second time (about 100 ms of the first list page).
+  const [loadedRows, setLoadedRows] = useState<number>();
   const [estimated, setEstimated] = useState(false);
 
   // Latest request in a ref, so the wrapper keeps one identity across renders.
@@ -94,7 +97,7 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
     [userOnChange],
   );
 
-  const dataLength = dataSource ? dataSource.length : loadedRows;
+  const dataLength = dataSource ? dataSource.length : loadedRows ?? page.pageSize;
   const rowCount = pagination === false ? dataLength : rowsOnPage(dataLength, page.current, page.pageSize);
 
   const selectionWidth = rowSelection

@@ -5,6 +5,7 @@ import { observer } from 'mobx-react-lite';
 import { getTable } from '../../../../schema/registry';
 import { useStores } from '../../../context';
 import { formatValue } from '../../../format';
+import { message } from '../../../feedback';
 import { LazyTablePage as TablePage } from '../../lazy';
 import { PATHS } from '../paths';
 import { useLoad } from '../useLoad';
@@ -27,15 +28,23 @@ export const OrderManage = observer(function OrderManage() {
   const [paying, setPaying] = useState<PayableOrder>();
   const reloadList = useRef<() => void>(() => undefined);
   const d = due.data;
+  // The row action does not wait for what is due: the list renders once, not again when the amounts come.
+  // The dialog opens as soon as they are there; if they could not be read, a click says so and asks again.
+  const dueNow = useRef(due);
+  dueNow.current = due;
   const rowActions = useCallback(
     (record: Row, reload: () => void) =>
-      record.payStatus === 'unpaid' && d
+      record.payStatus === 'unpaid'
         ? [
             <a
               key="pay"
               data-testid="list-pay"
               onClick={() => {
                 reloadList.current = reload;
+                if (dueNow.current.error) {
+                  message.error(dueNow.current.error);
+                  dueNow.current.reload();
+                }
                 setPaying({ id: Number(record.id), orderNo: String(record.orderNo), amount: Number(record.amount), payStatus: String(record.payStatus) });
               }}
             >
@@ -43,7 +52,7 @@ export const OrderManage = observer(function OrderManage() {
             </a>,
           ]
         : [],
-    [d],
+    [],
   );
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
