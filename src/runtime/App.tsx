@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, matchPath, useLocation } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import type { RouteNode } from '../schema/types';
 import { routesFile, flattenRoutes } from '../schema/registry';
 import { configureAuth } from '../services/request';
@@ -10,18 +10,14 @@ import { AccessLayout } from './layouts/AccessLayout';
 import { Loading } from './layouts/Loading';
 import { lazyWithRetry as lazy } from './errors';
 import { LazyPublicPage } from './pages/lazy';
+// Each layout loads in its own chunk, with the page view it renders, the first time it is shown.
+import { LazyMenuLayout as MenuLayout, LazyMineLayout as MineLayout, LazyRouteView as RouteView, preloadRoute } from './nav/preloadRoute';
 import { OldPathRedirect, SectionRedirect } from './nav/Redirects';
 import { groupRoutes } from './nav/tree';
 import { observer } from 'mobx-react-lite';
 import { useStores } from './context';
 import { useDocumentTitle } from './nav/useDocumentTitle';
 
-// The signed-in frame (ProLayout, header menus, breadcrumb) is not part of the sign-in page's code: each
-// layout loads in its own chunk, together with the page view it renders, the first time it is shown.
-const signedInView = () => import('./nav/RouteView');
-const MineLayout = lazy(() => Promise.all([import('./layouts/MineLayout'), signedInView()]).then(([m]) => ({ default: m.MineLayout })));
-const MenuLayout = lazy(() => Promise.all([import('./layouts/MenuLayout'), signedInView()]).then(([m]) => ({ default: m.MenuLayout })));
-const RouteView = lazy(() => signedInView().then((m) => ({ default: m.RouteView })));
 // The public pages (sign-in, set-password, agreement: antd Form and Input) and the 404 page (antd Result)
 // load in their own chunks too, so a signed-in page's first load carries neither.
 const PublicPage = LazyPublicPage;
@@ -38,11 +34,9 @@ function PublicRoute({ route }: { route: RouteNode }) {
   );
 }
 
-const pageRoutes = flattenRoutes(routesFile.routes).filter((r) => r.page);
-
 /**
  * Starts loading the code of the signed-in page a path shows as soon as it is opened, together with its
- * layout's, rather than once the layout has loaded and rendered (preloadPage in the page view's chunk).
+ * layout's, rather than once the layout has loaded and rendered (preloadRoute).
  */
 const PagePreload = observer(function PagePreload() {
   const { pathname } = useLocation();
@@ -50,8 +44,7 @@ const PagePreload = observer(function PagePreload() {
   // Signed out, or without a business: AccessLayout sends the visitor to sign-in instead.
   const signedIn = user.isLoggedIn && !!user.currentBusiness;
   useEffect(() => {
-    const page = signedIn ? pageRoutes.find((r) => matchPath(r.path, pathname))?.page : undefined;
-    if (page) void signedInView().then((m) => m.preloadPage(page), () => undefined);
+    if (signedIn) preloadRoute(pathname);
   }, [pathname, signedIn]);
   return null;
 });

@@ -1,4 +1,4 @@
-import { Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
@@ -19,6 +19,8 @@ import { useListUrlState } from '../table/useListUrlState';
 import { ListLink } from '../table/ListLink';
 import { schemaCellRender } from '../table/cells';
 import { rangeFieldName } from '../table/urlState';
+import { preloadRoute } from '../nav/preloadRoute';
+import { prefetchWhenIdle } from './prefetch';
 
 type Row = Record<string, unknown>;
 interface ListResult {
@@ -60,6 +62,16 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
   const initial = list.initial;
   // .xlsx/.csv export of the filtered list with its shown columns (src/runtime/table/ExportButton.tsx).
   const exporter = useTableExport(schema, () => lastQuery.current);
+  // Once the first rows are shown, the code of the pages a row links to (its detail) loads while the user
+  // reads them, so a click waits only for the record. Not state: it must not render the table again.
+  const prefetch = useRef<() => void>();
+  const prefetchLinked = () => {
+    if (prefetch.current) return;
+    const targets = [...schema.columns.map((c) => c.link), ...(schema.rowActions ?? []).map((a) => a.to)];
+    const paths = [...new Set(targets.filter((t): t is string => !!t))];
+    prefetch.current = prefetchWhenIdle(paths.map((path) => async () => preloadRoute(path)));
+  };
+  useEffect(() => () => prefetch.current?.(), []);
 
   const columns = useMemo(() => {
     const cols: ProColumns<Row>[] = [];
@@ -214,6 +226,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
             return { data: rows, total: rows.length, success: true };
           }
           const r = await api.get<ListResult & { estimated?: boolean }>(schema.api, query);
+          prefetchLinked();
           return { data: r.list, total: r.total, success: true, estimated: r.estimated === true };
         } catch (e) {
           message.error(e instanceof ApiError ? e.message : '加载失败');

@@ -7,29 +7,37 @@ type Preload = () => Promise<void>;
 const AFTER_SHOWN_MS = 1500;
 
 /**
+ * Runs `preloads` once the page has had AFTER_SHOWN_MS to itself and the browser is idle; skipped when the
+ * user asked to save data (Data Saver). Returns a cancel function.
+ */
+export function prefetchWhenIdle(preloads: readonly Preload[]): () => void {
+  const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
+  if (saveData || preloads.length === 0) return () => undefined;
+  let idle: number | undefined;
+  const timer = window.setTimeout(() => {
+    const run = () => {
+      for (const preload of preloads) void preload();
+    };
+    if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(run, { timeout: 5000 });
+    else run();
+  }, AFTER_SHOWN_MS);
+  return () => {
+    window.clearTimeout(timer);
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+  };
+}
+
+/**
  * Loads the code of the pages a user most likely opens next once the current one has been shown and the
  * browser is idle: from the workbench, where sign-in lands, a click on any number opens a list, whose
- * code then no longer loads after the click. Skipped when the user asked to save data (Data Saver).
- * `ready` is false until the page shows its data, so loading ahead never competes with it.
+ * code then no longer loads after the click. `ready` is false until the page shows its data, so loading
+ * ahead never competes with it.
  */
 export function usePrefetchWhenIdle(ready: boolean, preloads: readonly Preload[]): void {
   useEffect(() => {
     if (!ready) return undefined;
-    const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
-    if (saveData) return undefined;
-    let idle: number | undefined;
-    const timer = window.setTimeout(() => {
-      const run = () => {
-        for (const preload of preloads) void preload();
-      };
-      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(run, { timeout: 5000 });
-      else run();
-    }, AFTER_SHOWN_MS);
-    return () => {
-      window.clearTimeout(timer);
-      if (idle !== undefined) window.cancelIdleCallback(idle);
-    };
-    // The preloads are module-level functions: the effect runs once the page is ready.
+    return prefetchWhenIdle(preloads);
+    // The preloads are those of the render that made the page ready: the effect runs once it is.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ready]);
 }

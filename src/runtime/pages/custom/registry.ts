@@ -1,4 +1,5 @@
 import { lazyWithRetry as lazy } from '../../errors';
+import { LazyDetailPage } from '../lazy';
 
 /**
  * Custom page components by the name routes.json uses (`page: { kind: 'custom', component }`).
@@ -17,7 +18,8 @@ export const CUSTOM_PAGES: Record<string, ReturnType<typeof lazy>> = {
   InsurePersonManage: lazy(() => import('./InsurePersonManage').then((m) => ({ default: m.InsurePersonManage }))),
   InsuredRecord: lazy(() => import('./InsuredRecord').then((m) => ({ default: m.InsuredRecord }))),
   OrderManage: lazy(() => import('./order/OrderManage').then((m) => ({ default: m.OrderManage }))),
-  OrderDetail: lazy(() => import('./order/OrderDetail').then((m) => ({ default: m.OrderDetail }))),
+  // The order detail renders a DetailPage: both chunks load at once, not one after the other.
+  OrderDetail: lazy(() => Promise.all([import('./order/OrderDetail'), LazyDetailPage.preload()]).then(([m]) => ({ default: m.OrderDetail }))),
   UploadInsurance: lazy(() => import('./UploadInsurance').then((m) => ({ default: m.UploadInsurance }))),
   ClaimApply: lazy(() => import('./ClaimApply').then((m) => ({ default: m.ClaimApply }))),
 };
