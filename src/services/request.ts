@@ -250,13 +250,13 @@ function cacheKey(url: string, params: Record<string, unknown> | undefined): str
 }
 
 /**
- * Calls the gateway and returns the envelope's `data`; renews an expired token once (not for auth calls).
- * Writes carry an Idempotency-Key (the same one on the retry after a renewal) and clear the GET cache.
+ * Calls the gateway and returns the envelope's `data` (callGateway). A GET already on its way for the same
+ * URL, query and business is shared: two parts of a page that load the same record at once (a detail and
+ * its pay card) make one request. A caller with its own AbortSignal or headers keeps its own request, so
+ * cancelling it cancels no one else's and no one gets an answer to headers they did not send.
  */
 export function apiRequest<T>(method: string, url: string, opts: CallOptions = {}): Promise<T> {
-  // Two parts of a page that load the same record at once (a detail and its pay card) make one request.
-  // A caller with its own AbortSignal keeps its own request, so cancelling it cancels no one else's.
-  if (method.toUpperCase() !== 'GET' || opts.signal) return callGateway<T>(method, url, opts);
+  if (method.toUpperCase() !== 'GET' || opts.signal || opts.headers) return callGateway<T>(method, url, opts);
   const key = cacheKey(url, opts.params);
   const running = inflight.get(key);
   if (running) return running as Promise<T>;
@@ -269,6 +269,10 @@ export function apiRequest<T>(method: string, url: string, opts: CallOptions = {
   return request;
 }
 
+/**
+ * One call: renews an expired token once (not for auth calls). Writes carry an Idempotency-Key (the same
+ * one on the retry after a renewal) and clear the GET cache.
+ */
 async function callGateway<T>(method: string, url: string, opts: CallOptions, retried = false): Promise<T> {
   const m = method.toUpperCase();
   const isWrite = WRITE_METHODS.has(m);

@@ -285,7 +285,7 @@ describe('API client: cache and idempotency', () => {
     expect(await api.get('/api/a', undefined, { cache: true })).toBe(4);
   });
 
-  it('shares a GET already on its way with a second caller, but not across a write, a business or a signal', async () => {
+  it('shares a GET already on its way with a second caller, but not across a write, a business, a signal or own headers', async () => {
     const s = session();
     let n = 0;
     fallback = (r, res) => setTimeout(() => json(res, 200, { code: 0, data: r.method === 'GET' ? ++n : null }), 20);
@@ -300,11 +300,12 @@ describe('API client: cache and idempotency', () => {
     const other = api.get('/api/orders', { current: 1 });
     const same = api.get('/api/orders', { current: 1 });
     const own = api.get('/api/orders', { current: 1 }, { signal: ac.signal });
+    const ownHeaders = api.get('/api/orders', { current: 1 }, { headers: { Accept: 'text/csv' } });
     s.company = 'B2';
     const otherBusiness = api.get('/api/orders', { current: 1 });
-    await Promise.all([other, same, own, otherBusiness]);
+    await Promise.all([other, same, own, ownHeaders, otherBusiness]);
     expect(await other).toBe(await same);
-    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(3);
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(4);
     // A GET asked for after a write started does not get the answer of one sent before it.
     seen = [];
     const before = api.get('/api/a');
