@@ -333,13 +333,27 @@ function honestTotal(total: number, estimated: boolean, pl: Plan, rows: number, 
 }
 
 /**
+ * The ids of one page of a filter that matches few rows (at most EXACT_COUNT_LIMIT): every match is read
+ * first, by the filter's own indexes, then sorted. Walking the sort index instead, as pageIdsSql does, is
+ * right for a filter many rows match; for a rare one it reads nearly all the business's rows to find
+ * its few (待生效 persons: 4 among 100,000, 47 ms, because the planner guessed 297). OFFSET 0 keeps the
+ * planner from walking the sort order into the filter.
+ */
+function fewIdsSql(pl: Plan): string {
+  return `SELECT id FROM (SELECT * FROM ${pl.table} WHERE ${pl.where} OFFSET 0) few ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize} OFFSET ${pl.offset}`;
+}
+
+/**
  * listRows when counts answer the total exactly (`total` is its SQL over the plan's parameters): the
- * day counts (a list without a filter, one row per day) or a counter table (count.ts countedSql).
+ * day counts (a list without a filter, one row per day) or a counter table (count.ts countedSql). The
+ * exact total chooses how the page is read (fewIdsSql or pageIdsSql) in the same statement: only the
+ * chosen branch of the CASE runs.
  */
 async function countedList(db: Queryable, e: EntitySchema, pl: Plan, total: string): Promise<ListResult> {
-  const ids = pageIdsSql(pl);
+  const page = (ids: string) => `(${pageJsonSql(e, pl, ids)})`;
   const [row] = await db.query<{ n: number | string; rows: unknown }>(
-    `SELECT ${total} AS n, (${pageJsonSql(e, pl, ids)}) AS rows`,
+    `WITH total AS MATERIALIZED (SELECT ${total} AS n)
+     SELECT total.n, CASE WHEN total.n <= ${EXACT_COUNT_LIMIT} THEN ${page(fewIdsSql(pl))} ELSE ${page(pageIdsSql(pl))} END AS rows FROM total`,
     pl.params,
     { prepare: pl.prepare },
   );
