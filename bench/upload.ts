@@ -73,11 +73,11 @@ async function uploadOnce(gw: Gateway, file: Buffer, planName: string): Promise<
   const head = await received(gw, `/api/insure-uploads/${id}/preview`);
   const first = await received(gw, `/api/insure-uploads/${id}/rows?page=0`);
   const ms = performance.now() - t0;
-  const data = (JSON.parse(head.body) as { data?: { upload?: { validCount?: number; errorCount?: number; duplicateCount?: number }; result?: { pages?: number } } }).data;
+  const data = (JSON.parse(head.body) as { data?: { upload?: { counts?: { total: number; valid: number; errors: number; duplicates: number } }; result?: { pages?: number } } }).data;
   let largest = Math.max(head.bytes, first.bytes);
   for (let p = 1; p < (data?.result?.pages ?? 1); p++) largest = Math.max(largest, (await received(gw, `/api/insure-uploads/${id}/rows?page=${p}`)).bytes);
-  const up = data?.upload;
-  return { ms, largest, summary: up ? `valid ${up.validCount}, errors ${up.errorCount}, duplicates ${up.duplicateCount}` : '' };
+  const c = data?.upload?.counts;
+  return { ms, largest, summary: c ? `${c.total} rows: valid ${c.valid}, errors ${c.errors}, duplicates ${c.duplicates}` : '' };
 }
 
 /** A 1 MB .xlsx that inflates to 1 GB: refused before any parser opens it. */
