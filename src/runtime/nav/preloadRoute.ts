@@ -32,3 +32,8 @@ export function preloadRoute(path: string): void {
   if (hit.layout) void LAYOUTS[hit.layout].preload();
   void signedInView().then((m) => m.preloadPage(hit.route.page!), () => undefined);
 }
+
+/** One preload per distinct path among `paths` (empty ones skipped), for loading ahead when idle (prefetch.ts). */
+export function routePreloads(paths: ReadonlyArray<string | undefined>): Array<() => Promise<void>> {
+  return [...new Set(paths.filter((p): p is string => !!p))].map((path) => async () => preloadRoute(path));
+}

@@ -19,7 +19,7 @@ import { useListUrlState } from '../table/useListUrlState';
 import { ListLink } from '../table/ListLink';
 import { schemaCellRender } from '../table/cells';
 import { rangeFieldName } from '../table/urlState';
-import { preloadRoute } from '../nav/preloadRoute';
+import { routePreloads } from '../nav/preloadRoute';
 import { prefetchWhenIdle } from './prefetch';
 
 type Row = Record<string, unknown>;
@@ -67,9 +67,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
   const prefetch = useRef<() => void>();
   const prefetchLinked = () => {
     if (prefetch.current) return;
-    const targets = [...schema.columns.map((c) => c.link), ...(schema.rowActions ?? []).map((a) => a.to)];
-    const paths = [...new Set(targets.filter((t): t is string => !!t))];
-    prefetch.current = prefetchWhenIdle(paths.map((path) => async () => preloadRoute(path)));
+    prefetch.current = prefetchWhenIdle(routePreloads([...schema.columns.map((c) => c.link), ...(schema.rowActions ?? []).map((a) => a.to)]));
   };
   useEffect(() => () => prefetch.current?.(), []);
 

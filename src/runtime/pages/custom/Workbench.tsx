@@ -9,7 +9,7 @@ import { PlanChart, TrendChart, type PlanSlice, type TrendPoint } from './workbe
 import { listLink, type Metric } from './workbench/links';
 import { TodoList } from './workbench/TodoList';
 import { usePrefetchWhenIdle } from '../prefetch';
-import { preloadRoute } from '../../nav/preloadRoute';
+import { routePreloads } from '../../nav/preloadRoute';
 
 interface WorkbenchData {
   month: string;
@@ -38,7 +38,7 @@ export function Workbench() {
   // Every number links to a list: the code of those lists (their layout and pages) loads while the user
   // reads the numbers, so a click waits only for the list's rows.
   const linked = load.data ? [...load.data.stats, ...load.data.todos].map((m) => listLink(m.list, m.query)) : [];
-  usePrefetchWhenIdle(Boolean(load.data), [...new Set(linked)].map((path) => async () => preloadRoute(path)));
+  usePrefetchWhenIdle(Boolean(load.data), routePreloads(linked));
   return (
     <Row gutter={[16, 16]}>
       <Col span={24}>
