@@ -1,6 +1,5 @@
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -16,11 +15,6 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ];
-
-/** Starts headless Chromium with CHROMIUM_ARGS. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-}
 
 /** Installs Debian's chromium with apt-get when it is missing (the e2e suite needs a real browser). */
 export function ensureChromium(): void {

@@ -15,8 +15,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/server';
-import { launchChromium } from './chromium';
-import { DESKTOP, listRowsLoaded, P, signInToFirstBusiness } from './session';
+import { DESKTOP, listRowsLoaded, P, sharedBrowser, signInToFirstBusiness } from './session';
 import { idCard } from '../id-card';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -58,8 +57,9 @@ beforeAll(async () => {
   root = configuredCopy();
   server = await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, schemaRoot: root, staticDir: join(REPO, 'dist') });
   origin = server.url.replace(/\/$/, '');
-  browser = await launchChromium();
-  page = await browser.newPage({ ...DESKTOP, acceptDownloads: true });
+  // The run's one Chromium (a browser of its own cost a launch); this file's own gateway, so its own context.
+  browser = await sharedBrowser();
+  page = await (await browser.newContext({ ...DESKTOP, acceptDownloads: true })).newPage();
   auth = await signInToFirstBusiness(page, origin);
 }, 180_000);
 
