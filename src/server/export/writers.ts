@@ -3,7 +3,7 @@
  * zipped as they come, so a 100,000-row export never sits in memory) and a UTF-8 CSV with BOM.
  */
 import { PassThrough, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../files/workbooks.ts';
 import { csvText, MONEY_FORMAT, xlsxValue } from './cells.ts';
 import type { ExportColumn } from './lists.ts';
 
@@ -36,7 +36,7 @@ function columnWidth(c: ExportColumn): number {
 
 /** Writes the rows as one worksheet (header row = column titles, frozen) into `out`. */
 export async function writeXlsx(out: Writable, sheetName: string, columns: ExportColumn[], rows: Rows): Promise<number> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const wb = new (await loadExcelJS()).stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const ws = wb.addWorksheet(sheetName.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || 'Sheet1', { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = columns.map((c) => ({
     header: c.title,
