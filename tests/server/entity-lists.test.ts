@@ -256,6 +256,25 @@ for (const target of targets()) {
       }
     });
 
+    it('a short term past the count cap walks the sort order for its page, a rarer one reads the characters index: the same rows as the plain query', async () => {
+      // 标准: 5,250 of B1's orders (the walk, once the count passes its cap); 险 in B2: 30 (the index's matches).
+      for (const [term, biz, like] of [['标准', 'B1', '%标准%'], ['险', 'B2', '%险%']] as const) {
+        for (const [sort, order] of [
+          ['', 'created_at DESC, id DESC'],
+          ['&sortField=amount&sortOrder=ascend', 'amount_cents ASC, id ASC'],
+        ] as const) {
+          for (const current of [1, 3]) {
+            const r = await get(`productName=${encodeURIComponent(term)}${sort}&current=${current}&pageSize=20`, biz);
+            const want = await db.query<{ id: number }>(
+              `SELECT id FROM orders WHERE business_id = $1 AND product_name LIKE $2 ORDER BY ${order} LIMIT 20 OFFSET ${(current - 1) * 20}`,
+              [biz, like],
+            );
+            expect((r.body.data.list as Array<{ id: number }>).map((x) => x.id), `${term}${sort} page ${current}`).toEqual(want.map((x) => x.id));
+          }
+        }
+      }
+    });
+
     it('statistics count as stale until analysed and again after a fifth of the table changed', async () => {
       const stale = async () => (await db.query<{ s: boolean }>(`SELECT (${staleStatsSql('claims')}) AS s`))[0].s;
       // claims: created empty by the migration, never analysed.

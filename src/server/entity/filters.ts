@@ -37,6 +37,8 @@ export interface Filter {
   derived?: string[];
   /** a contains-term of one or two characters read through the characters index (see containsFilter) */
   shortTerm?: true;
+  /** The filter without its index clause, for a page read by walking the sort order (query.ts walkPays). */
+  walk?: string[];
 }
 
 const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
@@ -148,7 +150,7 @@ function containsFilter(key: string, column: string, raw: string, p: Param, freq
   const like = `${column} ${caseless ? 'LIKE' : 'ILIKE'} ${p(`%${escapeLike(raw)}%`)}`;
   if (Array.from(raw).length >= 3) return { key, where: [like] };
   if (frequent) return { key, where: [`(${like}) IS TRUE`], estimate: [like] };
-  return { key, where: [`${charsOf(column)} @> ${charsOf(`${p(raw)}::text`)}`, `(${like}) IS TRUE`], estimate: [like], shortTerm: true };
+  return { key, where: [`${charsOf(column)} @> ${charsOf(`${p(raw)}::text`)}`, `(${like}) IS TRUE`], estimate: [like], walk: [`(${like}) IS TRUE`], shortTerm: true };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Queryable } from '../db.ts';
 import { localParts } from '../domain/util.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
+import { shortTermRead } from './short-terms.ts';
 import { cappedCountSql, countedSql, estimateSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
 import { columnOf, seekAfter, sortKey, tableOf, type SeekKey } from './ddl.ts';
@@ -158,6 +159,10 @@ export interface Plan {
   shortTerms: string[];
   /** The WHERE of those terms alone (their LIKE), whose estimate decides. */
   shortWhere: string;
+  /** `where` without the characters index's clauses: a page read by walking the sort order. */
+  walkWhere: string;
+  /** Such a term matches enough rows that, once its count passes the cap, the page walks (short-terms.ts). */
+  walkPage?: boolean;
 }
 
 /** The sort column of a plan ('id' when the list is sorted by id). */
@@ -185,6 +190,7 @@ export function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: Pa
   return {
     table: tableOf(e),
     where: and([...filtered.flatMap((f) => f.where), ...seek]),
+    walkWhere: and([...filtered.flatMap((f) => f.walk ?? f.where), ...seek]),
     estimateWhere: and(filtered.flatMap((f) => f.estimate ?? f.where)),
     today,
     sort,
@@ -201,17 +207,11 @@ export function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: Pa
 }
 
 /**
- * A short contains-term matching at least this many rows (the planner's estimate of its LIKE) is read by
- * walking rows rather than through the characters index, whose bitmap of every match costs about 0.8 µs
- * per match (filters.ts containsFilter): at this many, the walk of a capped count reads at most 1,001 /
- * (20,000 / the business's rows) rows, the bitmap 20,000 entries.
- */
-const FREQUENT_TERM = 20_000;
-
-/**
  * The plan of a list query whose short contains-terms are decided: one statement asks the planner how
  * many of the business's rows the terms match (its estimate of their LIKE alone, from the column's
- * statistics: the characters index's bitmap holds that many), and a frequent term is planned as a walk.
+ * statistics: the characters index's bitmap holds that many) and how many rows the business has; a
+ * frequent term is planned as a walk, a term common enough walks for its page once its count passes the
+ * cap (short-terms.ts).
  * The statement reads only the business and the terms' text parameters; the others (arrays, numbers)
  * go as null, unread. Lists without such a term plan once.
  */
@@ -219,8 +219,13 @@ export async function decidedPlan(db: Queryable, e: EntitySchema, businessId: st
   const pl = plan(e, businessId, q, opts, sum);
   if (!pl.shortTerms.length) return pl;
   const texts = pl.params.map((v) => (typeof v === 'string' ? v : null));
-  const [row] = await db.query<{ n: number | string }>(`SELECT ${estimateSql(pl.table, pl.shortWhere, texts.length, true)} AS n`, texts);
-  return Number(row.n) >= FREQUENT_TERM ? plan(e, businessId, q, opts, sum, new Set(pl.shortTerms)) : pl;
+  const [row] = await db.query<{ n: number | string; b: number | string }>(
+    `SELECT ${estimateSql(pl.table, pl.shortWhere, texts.length, true)} AS n, ${estimateSql(pl.table, 'business_id = $1', texts.length, true)} AS b`,
+    texts,
+  );
+  const read = shortTermRead(Number(row.n), Number(row.b), pl.pageSize);
+  if (read === 'walk') return plan(e, businessId, q, opts, sum, new Set(pl.shortTerms));
+  return read === 'walk-past-cap' ? { ...pl, walkPage: true } : pl;
 }
 
 /**
@@ -305,10 +310,16 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   const deep = pl.offset >= EXACT_COUNT_LIMIT;
   const ids = pageIdsSql(pl, 1);
   const counted = cappedCountSql(pl.table, pl.where);
+  const totals = totalColumns(pl.table, pl.estimateWhere, pl.params.length);
+  // A short term past the cap (short-terms.ts): the page walks the sort order, else it reads the index's matches.
+  const walked = pl.walkPage && !deep && `(${pageJsonSql(e, pl, pageIdsSql({ ...pl, where: pl.walkWhere }, 1))})`;
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
-    `WITH page AS (${pageJsonSql(e, pl, ids)}),
+    walked
+      ? `WITH total AS MATERIALIZED (${counted})
+     SELECT ${totals}, CASE WHEN total.count > ${EXACT_COUNT_LIMIT} THEN ${walked} ELSE (${pageJsonSql(e, pl, ids)}) END AS rows FROM total`
+      : `WITH page AS (${pageJsonSql(e, pl, ids)}),
      total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
-     SELECT ${totalColumns(pl.table, pl.estimateWhere, pl.params.length)}, page.rows FROM total, page`,
+     SELECT ${totals}, page.rows FROM total, page`,
     pl.params,
     { prepare: pl.prepare },
   );
