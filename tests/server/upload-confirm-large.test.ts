@@ -6,8 +6,8 @@ import { BIZ_ADMIN, BIZ_OPERATOR, boot, useFilesDir, type Client } from './helpe
 import { people, targets } from './money-helpers.ts';
 import { balanceCents, count, monthPlan, START, upload, waitConfirmed, waitParsed } from './upload-helpers.ts';
 
-/** More than two orders' worth (MAX_BATCH_ROWS = 5,000 persons per order). */
-const ROWS = Number(process.env.CONFIRM_ROWS ?? 12_000);
+/** More than two orders' worth (MAX_BATCH_ROWS = 5,000 persons per order): two full orders and one of one person. */
+const ROWS = Number(process.env.CONFIRM_ROWS ?? 10_001);
 const ORDER_ROWS = 5000;
 
 /** A transaction of the test's own holding `lockSql` until release() (PostgreSQL: another connection of the pool). */
