@@ -181,8 +181,8 @@ export default defineConfig(({ command }) => ({
           setupFiles: ['tests/e2e/worker-gateway.ts'],
           testTimeout: 120000,
           hookTimeout: 600000,
-          // Shared modules per worker here too (Playwright's client, the helpers): the files keep no state
-          // in modules, each connects to the browser and opens its own context.
+          // Shared modules per worker here too (Playwright's client, the helpers). The one state they keep
+          // is the worker's signed-in page (tests/e2e/session.ts useSignedInPage), reset for each file.
           isolate: false,
         },
       },

@@ -17,7 +17,7 @@
  * - Reuse the file's page across its tests (each test starts with a page.goto) instead of new pages.
  * - Leave the demo data usable for the files after yours on the same gateway: create what you change
  *   (a new order, a new person) or pick rows by what they are, never by position in the seed.
- * - Extend an existing file when the flow fits it: every file costs a connection and a context.
+ * - Extend an existing file when the flow fits it: every file costs a connection and a reload of its page.
  */
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
@@ -103,7 +103,8 @@ async function freshWorkerPage(origin: string, session: SignedInState, options: 
  * For a test file (or describe block): a page signed in to the demo business before its tests. On this
  * worker's gateway with the usual options (DESKTOP, any viewport) it is the worker's page, reset for the
  * file (freshWorkerPage) and left open after it; otherwise a page in a new context made with `options`,
- * signed in through the sign-in page and closed after the tests.
+ * signed in with the gateway's session the global setup made (or through the sign-in page for any other
+ * origin) and closed after the tests.
  */
 export function useSignedInPage(origin: string, options: BrowserContextOptions = {}): SignedInPage {
   let browser: Browser | undefined;
@@ -117,16 +118,16 @@ export function useSignedInPage(origin: string, options: BrowserContextOptions =
   };
   beforeAll(async () => {
     const at = inject('baseUrls').indexOf(origin);
-    const session = at >= 0 && origin === gatewayUrl() ? inject('signedIn')[at] : undefined;
-    if (session && fitsWorkerPage(options)) {
+    const session = at >= 0 ? inject('signedIn')[at] : undefined;
+    if (session && origin === gatewayUrl() && fitsWorkerPage(options)) {
       ui.page = await freshWorkerPage(origin, session, options);
       ui.auth = session.auth;
       return;
     }
     browser = await sharedBrowser();
-    const context = await browser.newContext(options);
+    const context = await browser.newContext({ ...options, ...(session ? { storageState: JSON.parse(session.storageState) } : {}) });
     ui.page = await context.newPage();
-    ui.auth = await signInToFirstBusiness(ui.page, origin);
+    ui.auth = session ? session.auth : await signInToFirstBusiness(ui.page, origin);
   });
   afterAll(async () => {
     await browser?.close();

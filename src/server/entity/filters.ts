@@ -37,7 +37,7 @@ export interface Filter {
   derived?: string[];
   /** a contains-term of one or two characters read through the characters index (see containsFilter) */
   shortTerm?: true;
-  /** The filter without its index clause, for a page read by walking the sort order (query.ts walkPays). */
+  /** The filter without its index clause, for a page read by walking the sort order (short-terms.ts). */
   walk?: string[];
 }
 
