@@ -78,10 +78,14 @@ function fitsWorkerPage(options: BrowserContextOptions): boolean {
  */
 async function freshWorkerPage(origin: string, session: SignedInState, options: BrowserContextOptions): Promise<Page> {
   const state = JSON.parse(session.storageState) as Awaited<ReturnType<BrowserContext['storageState']>>;
-  workerPage ??= sharedBrowser().then(async (browser) => {
-    const context = await browser.newContext({ ...DESKTOP, storageState: state });
-    return { page: await context.newPage(), origin };
-  });
+  const open = () =>
+    sharedBrowser().then(async (browser) => {
+      const context = await browser.newContext({ ...DESKTOP, storageState: state });
+      return { page: await context.newPage(), origin };
+    });
+  workerPage ??= open();
+  // A page an earlier file closed (or that crashed) is made again rather than failing every file after it.
+  if ((await workerPage).page.isClosed()) workerPage = open();
   const { page, origin: own } = await workerPage;
   if (own !== origin) throw new Error(`the worker's page is for ${own}, not ${origin}`);
   page.removeAllListeners();
