@@ -12,29 +12,16 @@ import { readDump, writeDump, type Db } from './db.ts';
  * would any database: a change the key missed is applied or refused there, not skipped;
  * the first start of a key migrates the empty cluster and writes the file (a temp file renamed), and
  * removes all but the newest few of the others (each is some 40 MB, and every code change makes a key).
- * A seeded gateway starts from a second file of the same key holding the demo data as well (seeded()).
  */
 export interface MigratedTemplate {
   /** The dump to start from, when an earlier start wrote it. */
   readonly blob: Blob | undefined;
   /** After migrating: writes the file when it was missing. */
   saveAfterMigrate(db: Db): Promise<void>;
-  /**
-   * The same database with the demo data too (`clock`: with a gateway's movable clock), for a seeded
-   * gateway: the seed and its backfills are about a second of a 2-core machine, for some 30 gateways a
-   * run. The seed is deterministic and anchored to the day (seed.ts), which the key holds.
-   */
-  seeded(clock: boolean): SeededTemplate;
 }
 
-export interface SeededTemplate {
-  readonly blob: Blob | undefined;
-  /** After seeding: writes the file when it was missing. */
-  save(db: Db): Promise<void>;
-}
-
-/** How many dumps (migrated or seeded) stay in the temp folder (another schema root, such as a test's copy, has its own). */
-const KEEP = 8;
+/** How many migrated dumps stay in the temp folder (another schema root, such as a test's copy, has its own). */
+const KEEP = 4;
 
 const CODE_DIRS = ['src/server', 'src/schema', 'src/shared', 'src/generated'];
 const codeHashes = new Map<string, string>();
@@ -74,23 +61,10 @@ export function migratedTemplate(schemaRoot: string, codeRoot: string): Migrated
   hashFiles(hash, files(join(schemaRoot, 'schemas')));
   const file = `${base}.migrated-${hash.digest('hex').slice(0, 16)}`;
   const blob = readDump(file);
-  const keep = async (db: Db, to: string) => {
-    if (await writeDump(db, to)) prune(`${basename(base)}.migrated-`, dirname(base));
-  };
   return {
     blob,
     async saveAfterMigrate(db) {
-      if (!blob) await keep(db, file);
-    },
-    seeded(clock) {
-      const to = `${file}.seeded${clock ? '-clock' : ''}`;
-      const seededBlob = readDump(to);
-      return {
-        blob: seededBlob,
-        async save(db) {
-          if (!seededBlob) await keep(db, to);
-        },
-      };
+      if (!blob && (await writeDump(db, file))) prune(`${basename(base)}.migrated-`, dirname(base));
     },
   };
 }

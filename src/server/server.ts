@@ -122,25 +122,22 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const ownDb = !opts.db;
   const inMemory = ownDb && !opts.databaseUrl && /^memory(:\/\/)?$/.test(opts.dataDir ?? '');
   const template = inMemory ? migratedTemplate(opts.schemaRoot ?? REPO_ROOT, REPO_ROOT) : undefined;
-  const seeded = opts.seed === true ? template?.seeded(Boolean(opts.fakeClock)) : undefined;
-  const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, template: seeded?.blob ?? template?.blob }));
+  const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, template: template?.blob }));
   let app: Awaited<ReturnType<typeof createApp>>;
   let providers: Providers | undefined;
   const entities = entitiesAt(opts.schemaRoot ?? REPO_ROOT);
   try {
     await migrateAll(db, opts.schemaRoot ?? REPO_ROOT, entities);
-    // A database started with the demo data must not become the template of an empty one.
-    if (!seeded?.blob) await template?.saveAfterMigrate(db);
+    await template?.saveAfterMigrate(db);
     if (production) await checkProductionSafety(db, opts);
     if (production && opts.studio) throw new StartupError('the schema studio (--studio) edits schemas/ and runs only in development (APP_ENV=development or --demo)');
     if (opts.fakeClock) await db.query(DEV_CLOCK_DDL);
-    if (opts.seed === true && !seeded?.blob) {
+    if (opts.seed === true) {
       await seed(db);
       // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
       await backfillMoney(db);
       // …and the reasons next to the automatic-insurance statuses the demo sets.
       await backfillAutoStatus(db, entities.registry.get('insured-person'), earliestCoverStart());
-      await seeded?.save(db);
     }
     providers = pickProviders({ ...opts, db, production });
     app = await createApp({
