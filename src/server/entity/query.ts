@@ -312,11 +312,11 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   const counted = cappedCountSql(pl.table, pl.where);
   const totals = totalColumns(pl.table, pl.estimateWhere, pl.params.length);
   // A short term past the cap (short-terms.ts): the page walks the sort order, else it reads the index's matches.
-  const walked = pl.walkPage && !deep && `(${pageJsonSql(e, pl, pageIdsSql({ ...pl, where: pl.walkWhere }, 1))})`;
+  const walkIds = pl.walkPage && !deep ? pageIdsSql({ ...pl, where: pl.walkWhere }, 1) : undefined;
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
-    walked
+    walkIds
       ? `WITH total AS MATERIALIZED (${counted})
-     SELECT ${totals}, CASE WHEN total.count > ${EXACT_COUNT_LIMIT} THEN ${walked} ELSE (${pageJsonSql(e, pl, ids)}) END AS rows FROM total`
+     SELECT ${totals}, ${rowsByTotal(e, pl, `total.count > ${EXACT_COUNT_LIMIT}`, walkIds, ids)} AS rows FROM total`
       : `WITH page AS (${pageJsonSql(e, pl, ids)}),
      total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
      SELECT ${totals}, page.rows FROM total, page`,
@@ -355,6 +355,11 @@ function honestTotal(total: number, estimated: boolean, pl: Plan, rows: number, 
  */
 function fewIdsSql(pl: Plan): string {
   return `SELECT id FROM (SELECT * FROM ${pl.table} WHERE ${pl.where} LIMIT ${EXACT_COUNT_LIMIT + 1}) few ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize} OFFSET ${pl.offset}`;
+}
+
+/** The page's rows by one of two id queries, chosen by `when` over the statement's materialized total (only that branch runs). */
+function rowsByTotal(e: EntitySchema, pl: Plan, when: string, then: string, otherwise: string): string {
+  return `CASE WHEN ${when} THEN (${pageJsonSql(e, pl, then)}) ELSE (${pageJsonSql(e, pl, otherwise)}) END`;
 }
 
 /**
