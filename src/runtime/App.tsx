@@ -1,5 +1,5 @@
-import { Suspense, useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useHref, useLocation } from 'react-router-dom';
 import type { RouteNode } from '../schema/types';
 import { routesFile, flattenRoutes } from '../schema/registry';
 import { configureAuth } from '../services/request';
@@ -11,7 +11,7 @@ import { Loading } from './layouts/Loading';
 import { lazyWithRetry as lazy } from './errors';
 import { LazyPublicPage } from './pages/lazy';
 // Each layout loads in its own chunk, with the page view it renders, the first time it is shown.
-import { LazyMenuLayout as MenuLayout, LazyMineLayout as MineLayout, LazyRouteView as RouteView, preloadRoute } from './nav/preloadRoute';
+import { LazyMenuLayout as MenuLayout, LazyMineLayout as MineLayout, LazyRouteView as RouteView, preloadRoute, preloadRouteData } from './nav/preloadRoute';
 import { OldPathRedirect, SectionRedirect } from './nav/Redirects';
 import { groupRoutes } from './nav/tree';
 import { observer } from 'mobx-react-lite';
@@ -36,16 +36,40 @@ function PublicRoute({ route }: { route: RouteNode }) {
 
 /**
  * Starts loading the code of the signed-in page a path shows as soon as it is opened, together with its
- * layout's, rather than once the layout has loaded and rendered (preloadRoute).
+ * layout's, rather than once the layout has loaded and rendered (preloadRoute). The page's data starts
+ * with it (preloadRouteData): when the console opens on the path, and when an in-app link is pressed
+ * (pointerdown, then click: before the router renders the new page and unmounts the old one).
  */
 const PagePreload = observer(function PagePreload() {
   const { pathname } = useLocation();
+  const base = useHref('/').replace(/\/$/, '');
   const { user } = useStores();
   // Signed out, or without a business: AccessLayout sends the visitor to sign-in instead.
   const signedIn = user.isLoggedIn && !!user.currentBusiness;
+  const current = useRef(pathname);
+  current.current = pathname;
   useEffect(() => {
     if (signedIn) preloadRoute(pathname);
   }, [pathname, signedIn]);
+  useEffect(() => {
+    if (!signedIn) return undefined;
+    preloadRouteData(current.current);
+    const onPress = (e: MouseEvent) => {
+      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = e.target instanceof Element ? e.target.closest<HTMLAnchorElement>('a[href]') : null;
+      if (!a || (a.target && a.target !== '_self') || a.origin !== window.location.origin || a.hasAttribute('download')) return;
+      if (base && a.pathname !== base && !a.pathname.startsWith(`${base}/`)) return;
+      const path = a.pathname.slice(base.length) || '/';
+      preloadRoute(path);
+      preloadRouteData(path);
+    };
+    document.addEventListener('pointerdown', onPress, true);
+    document.addEventListener('click', onPress, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPress, true);
+      document.removeEventListener('click', onPress, true);
+    };
+  }, [signedIn, base]);
   return null;
 });
 
@@ -65,15 +89,16 @@ function sectionRoutes(layout: 'menu' | 'mine') {
  * pages go through access (sign-in + business) and then the menu or mine layout. Old paths redirect.
  */
 export function App({ store, basename }: { store: RootStore; basename: string }) {
-  useEffect(() => {
+  // Set while rendering, before any page's effect sends a request (PagePreload's first ones included).
+  useState(() =>
     configureAuth({
       getToken: () => store.user.token,
       getRefreshToken: () => store.user.refreshToken,
       getCompanyId: () => store.user.businessInfo.businessId,
       onTokens: (t, r) => store.user.setTokens(t, r),
       onAuthLost: () => store.logout(),
-    });
-  }, [store]);
+    }),
+  );
   const publicRoutes = flattenRoutes(routesFile.routes).filter((r) => r.page && r.layout === 'basic');
   return (
     <PersistLayout store={store}>

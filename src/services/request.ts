@@ -55,11 +55,38 @@ let generation = 0;
 /** GETs on their way, by URL, query and business: a second caller of the same GET shares the first one's answer. */
 const inflight = new Map<string, Promise<unknown>>();
 
+/** How long a preloaded GET's answer waits for the page that asked for it (preloadGet). */
+export const PRELOAD_TTL_MS = 5000;
+/** How long after the page first reads a preloaded answer the page's other parts may read it too. */
+const PRELOAD_SHARE_MS = 1000;
+/** Answers of preloadGet, by cacheKey, for the GETs of the page that opens (see preloadGet). */
+const preloaded = new Map<string, { expires: number; value: Promise<unknown> }>();
+
 /** Empties the GET response cache (writes do this automatically); a GET asked for after this is sent anew. */
 export function clearRequestCache(): void {
   cache.clear();
   inflight.clear();
+  preloaded.clear();
   generation++;
+}
+
+/**
+ * Sends a GET the page being opened is about to send (a link was pressed: its route's record), so its
+ * answer is on its way while the page's code loads and the old page unmounts. A GET of the same URL and
+ * business shares it while it runs, or takes its answer within PRELOAD_TTL_MS; once read, the answer is
+ * kept PRELOAD_SHARE_MS more for the page's other parts that load the same record (a detail and its pay
+ * card), then dropped, so a later reload asks the gateway again. A write in between drops it. Failures are
+ * the page's to show: nothing is reported here.
+ */
+export function preloadGet(url: string): void {
+  const key = cacheKey(url, undefined);
+  if (inflight.has(key) || preloaded.has(key)) return;
+  const startGeneration = generation;
+  const request = apiRequest<unknown>('GET', url);
+  const keep = () => {
+    if (startGeneration === generation) preloaded.set(key, { expires: Date.now() + PRELOAD_TTL_MS, value: request });
+  };
+  request.then(keep, keep);
 }
 
 /** Default per-call timeout; a call can pass its own `timeout` (ms). */
@@ -260,6 +287,12 @@ export function apiRequest<T>(method: string, url: string, opts: CallOptions = {
   const key = cacheKey(url, opts.params);
   const running = inflight.get(key);
   if (running) return running as Promise<T>;
+  const ahead = preloaded.get(key);
+  if (ahead && ahead.expires > Date.now()) {
+    ahead.expires = Math.min(ahead.expires, Date.now() + PRELOAD_SHARE_MS);
+    return ahead.value as Promise<T>;
+  }
+  preloaded.delete(key);
   const request = callGateway<T>(method, url, opts);
   inflight.set(key, request);
   const done = () => {

@@ -7,6 +7,8 @@ import {
   ApiError,
   clearRequestCache,
   configureAuth,
+  preloadGet,
+  PRELOAD_TTL_MS,
   RequestError,
   resolveServiceUrl,
   serializeParams,
@@ -314,6 +316,37 @@ describe('API client: cache and idempotency', () => {
     await Promise.all([before, write, after]);
     expect(await after).not.toBe(await before);
     expect(seen.filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+
+  it('a preloaded GET answers the page that opens, its parts for a second after, then no one; a write drops it', async () => {
+    session();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let n = 0;
+    fallback = (r, res) => json(res, 200, { code: 0, data: r.method === 'GET' ? ++n : null });
+    const settled = () => new Promise((r) => setTimeout(r, 20));
+    // Pressed a link: the order is asked for once; the detail and its pay card, opening later, get that answer.
+    preloadGet('/api/orders/4');
+    preloadGet('/api/orders/4');
+    await settled();
+    vi.setSystemTime(Date.now() + 100);
+    expect(await api.get('/api/orders/4')).toBe(1);
+    vi.setSystemTime(Date.now() + 900);
+    expect(await api.get('/api/orders/4')).toBe(1);
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(1);
+    // A second after the page read it, a reload asks the gateway again.
+    vi.setSystemTime(Date.now() + 101);
+    expect(await api.get('/api/orders/4')).toBe(2);
+    // Not read within PRELOAD_TTL_MS: dropped.
+    preloadGet('/api/orders/5');
+    await settled();
+    vi.setSystemTime(Date.now() + PRELOAD_TTL_MS + 1);
+    expect(await api.get('/api/orders/5')).toBe(4);
+    // A write between the preload and the page: the page's GET is sent after the write.
+    preloadGet('/api/orders/6');
+    await settled();
+    await api.post('/api/payments/pay', {});
+    expect(await api.get('/api/orders/6')).toBe(6);
+    expect(seen.filter((r) => r.method === 'GET').map((r) => r.url)).toEqual(['/api/orders/4', '/api/orders/4', '/api/orders/5', '/api/orders/5', '/api/orders/6', '/api/orders/6']);
   });
 
   it('sends an Idempotency-Key on writes, fresh per call unless given, kept across a renewal', async () => {

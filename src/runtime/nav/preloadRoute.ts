@@ -1,12 +1,15 @@
 import { matchPath } from 'react-router-dom';
 import type { RouteNode } from '../../schema/types';
-import { routesFile } from '../../schema/registry';
-import { flattenRoutes } from '../../schema/routes';
+import { getDetail, routesFile } from '../../schema/registry';
+import { fillPath, flattenRoutes } from '../../schema/routes';
+import { preloadGet } from '../../services/request';
+import { CUSTOM_PAGE_GETS } from '../pages/custom/pageData';
 import { lazyWithRetry as lazy } from '../errors';
 
 // The signed-in frame (ProLayout, header menus, breadcrumb) is not part of the sign-in page's code: each
 // layout loads in its own chunk, together with the page view it renders, the first time it is shown.
-const signedInView = () => import('./RouteView');
+let view: typeof import('./RouteView') | undefined;
+const signedInView = () => import('./RouteView').then((m) => (view = m));
 export const LazyMineLayout = lazy(() => Promise.all([import('../layouts/MineLayout'), signedInView()]).then(([m]) => ({ default: m.MineLayout })));
 export const LazyMenuLayout = lazy(() => Promise.all([import('../layouts/MenuLayout'), signedInView()]).then(([m]) => ({ default: m.MenuLayout })));
 export const LazyRouteView = lazy(() => signedInView().then((m) => ({ default: m.RouteView })));
@@ -30,7 +33,33 @@ export function preloadRoute(path: string): void {
   const hit = pageRoutes.find((r) => matchPath(r.route.path, pathname));
   if (!hit) return;
   if (hit.layout) void LAYOUTS[hit.layout].preload();
-  void signedInView().then((m) => m.preloadPage(hit.route.page!), () => undefined);
+  // Once the signed-in view has loaded, its pages start loading now, in the task of the press that asked.
+  if (view) view.preloadPage(hit.route.page!);
+  else void signedInView().then((m) => m.preloadPage(hit.route.page!), () => undefined);
+}
+
+/**
+ * Sends the GETs the page of a signed-in path sends when it opens: the record of its detail schema (when
+ * the path names every parameter of its `api`) and a custom page's own (CUSTOM_PAGE_GETS). Called when a
+ * link is pressed and when the console starts on a path, so the answer is on its way while the page's
+ * code loads; the page's own GET then shares it (preloadGet).
+ */
+export function preloadRouteData(path: string): void {
+  const pathname = path.split(/[?#]/)[0];
+  for (const { route } of pageRoutes) {
+    const match = matchPath(route.path, pathname);
+    if (!match) continue;
+    const page = route.page!;
+    const details = page.kind === 'detail' ? [page.schema] : page.kind === 'custom' ? (page.schemas ?? []).filter((s) => s.kind === 'detail').map((s) => s.schema) : [];
+    const urls = details.flatMap((d) => {
+      const api = getDetail(d).api;
+      const names = api ? [...api.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]) : [];
+      return api && names.every((n) => match.params[n]) ? [fillPath(api, match.params)] : [];
+    });
+    if (page.kind === 'custom') urls.push(...(CUSTOM_PAGE_GETS[page.component]?.(match.params) ?? []));
+    for (const url of new Set(urls)) preloadGet(url);
+    return;
+  }
 }
 
 /** One preload per distinct path among `paths` (empty ones skipped), for loading ahead when idle (prefetch.ts). */

@@ -9,6 +9,7 @@ import { formatValue } from '../../../format';
 import { LazyDetailPage as DetailPage } from '../../lazy';
 import { DetailNotFound, notFoundMessage } from '../../DetailNotFound';
 import { afterPaid, PayDialog, type Due, type PayableOrder, type PayResponse } from './PayDialog';
+import { PAYMENTS_DUE } from '../pageData';
 
 /** Label and tag colour of a pay status, from the order detail schema (the entity's options). */
 function payStatusTag(value: string) {
@@ -33,7 +34,7 @@ export const OrderDetail = observer(function OrderDetail() {
 
   useEffect(() => {
     let live = true;
-    Promise.all([api.get<PayableOrder>(`/api/orders/${encodeURIComponent(id)}`), api.get<Due>('/api/payments/due')])
+    Promise.all([api.get<PayableOrder>(`/api/orders/${encodeURIComponent(id)}`), api.get<Due>(PAYMENTS_DUE)])
       .then(([o, d]) => {
         if (!live) return;
         setOrder(o);

@@ -11,6 +11,7 @@ import { PATHS } from '../paths';
 import { useLoad } from '../useLoad';
 import { MonthlyStatement } from './MonthlyStatement';
 import { afterPaid, PayDialog, type Due, type PayableOrder } from './PayDialog';
+import { PAYMENTS_DUE } from '../pageData';
 
 type Row = Record<string, unknown>;
 const PAY_LABELS = ['去支付', '详情'] as const;
@@ -22,7 +23,7 @@ const PAY_LABELS = ['去支付', '详情'] as const;
 export const OrderManage = observer(function OrderManage() {
   const navigate = useNavigate();
   const { user } = useStores();
-  const due = useLoad<Due>('/api/payments/due', '待支付金额');
+  const due = useLoad<Due>(PAYMENTS_DUE, '待支付金额');
   // The list reads its filters from the URL when it mounts: remount it when the summary link sets them.
   const [listKey, setListKey] = useState(0);
   const [paying, setPaying] = useState<PayableOrder>();

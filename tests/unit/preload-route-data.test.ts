@@ -1,0 +1,48 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api, clearRequestCache, configureAuth } from '../../src/services/request';
+import { preloadRouteData } from '../../src/runtime/nav/preloadRoute';
+
+// What a pressed link sends ahead of its page (src/runtime/App.tsx PagePreload), over a real HTTP server.
+let server: Server;
+let base = '';
+let seen: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push(req.url ?? '');
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ code: 0, data: { url: req.url } }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+beforeEach(() => {
+  seen = [];
+  clearRequestCache();
+  vi.stubGlobal('window', { __APP_CONFIG__: { services: { business: base } } });
+  configureAuth({ getToken: () => 't', getRefreshToken: () => 'r', getCompanyId: () => 'B10001', onTokens: () => undefined, onAuthLost: () => undefined });
+  return () => vi.unstubAllGlobals();
+});
+const settled = () => new Promise((r) => setTimeout(r, 50));
+
+describe('a page’s data sent when its link is pressed', () => {
+  it('an order detail: the order of the path and the pay card’s due; the page’s own GETs then send nothing', async () => {
+    preloadRouteData('/main/online-insurance/cost-manage/order-manage/4?from=list');
+    await settled();
+    expect(seen.sort()).toEqual(['/api/orders/4', '/api/payments/due']);
+    expect(await api.get('/api/orders/4')).toEqual({ url: '/api/orders/4' });
+    expect(await api.get('/api/payments/due')).toEqual({ url: '/api/payments/due' });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('the workbench: its numbers; a list whose detail needs a record id: nothing for the detail', async () => {
+    preloadRouteData('/mine/home');
+    preloadRouteData('/main/online-insurance/attendance-insurance/insure-person-manage');
+    preloadRouteData('/no/such/page');
+    await settled();
+    expect(seen).toEqual(['/api/overview/workbench']);
+  });
+});
