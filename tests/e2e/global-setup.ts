@@ -57,8 +57,9 @@ export default async function setup(project: TestProject) {
   build.catch(() => undefined); // awaited below, after the gateways have started
   // fakeClock: a test moves a gateway's clock a day on (PUT /api/dev/clock) to see statuses follow the calendar.
   const servers: RunningServer[] = [];
-  const chrome = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  let chrome: Awaited<ReturnType<typeof chromium.launchServer>> | undefined;
   try {
+    chrome = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
     for (let i = 0; i < workerCount(project); i++) {
       servers.push(await startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', seed: true, staticDir: dist, fakeClock: true }));
     }
@@ -86,14 +87,15 @@ export default async function setup(project: TestProject) {
     project.provide('consoleUrl', underBase.url.replace(/\/$/, ''));
     project.provide('chromiumWs', chrome.wsEndpoint());
   } catch (e) {
+    // A set-up that failed (Chromium, a gateway, the build) stops what it started, the build included.
     if (builder.exitCode === null) builder.kill();
     await Promise.all(servers.map((s) => s.close()));
-    await chrome.close();
+    await chrome?.close();
     throw e;
   }
   return async () => {
     // The base-path gateway first: it uses gateway 1's database, which gateway 1 closes.
     for (const s of servers.reverse()) await s.close();
-    await chrome.close();
+    await chrome?.close();
   };
 }
