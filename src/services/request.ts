@@ -80,7 +80,8 @@ export function clearRequestCache(): void {
  */
 export function preloadGet(url: string): void {
   const key = cacheKey(url, undefined);
-  if (inflight.has(key) || preloaded.has(key)) return;
+  const ahead = preloaded.get(key);
+  if (inflight.has(key) || (ahead && ahead.expires > Date.now())) return;
   const startGeneration = generation;
   const request = apiRequest<unknown>('GET', url);
   const keep = () => {

@@ -336,10 +336,13 @@ describe('API client: cache and idempotency', () => {
     // A second after the page read it, a reload asks the gateway again.
     vi.setSystemTime(Date.now() + 101);
     expect(await api.get('/api/orders/4')).toBe(2);
-    // Not read within PRELOAD_TTL_MS: dropped.
+    // Not read within PRELOAD_TTL_MS: dropped; pressing the link again asks again, and that answer is read.
     preloadGet('/api/orders/5');
     await settled();
     vi.setSystemTime(Date.now() + PRELOAD_TTL_MS + 1);
+    preloadGet('/api/orders/5');
+    await settled();
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(4);
     expect(await api.get('/api/orders/5')).toBe(4);
     // A write between the preload and the page: the page's GET is sent after the write.
     preloadGet('/api/orders/6');
