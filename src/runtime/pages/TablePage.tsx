@@ -20,7 +20,11 @@ import { ListLink } from '../table/ListLink';
 import { schemaCellRender } from '../table/cells';
 import { rangeFieldName } from '../table/urlState';
 import { routePreloads } from '../nav/preloadRoute';
+
 import { prefetchWhenIdle } from './prefetch';
+
+/** How long after its rows are shown a list loads the code of the pages its rows link to (prefetchWhenIdle). */
+const LINKED_AFTER_MS = 300;
 
 type Row = Record<string, unknown>;
 interface ListResult {
@@ -64,10 +68,12 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
   const exporter = useTableExport(schema, () => lastQuery.current);
   // Once the first rows are shown, the code of the pages a row links to (its detail) loads while the user
   // reads them, so a click waits only for the record. Not state: it must not render the table again.
+  // A row's pages are small (an order's detail: two chunks, 2.3 kB), so they load as soon as the browser
+  // is idle after LINKED_AFTER_MS, before a user has found the row to open.
   const prefetch = useRef<() => void>();
   const prefetchLinked = () => {
     if (prefetch.current) return;
-    prefetch.current = prefetchWhenIdle(routePreloads([...schema.columns.map((c) => c.link), ...(schema.rowActions ?? []).map((a) => a.to)]));
+    prefetch.current = prefetchWhenIdle(routePreloads([...schema.columns.map((c) => c.link), ...(schema.rowActions ?? []).map((a) => a.to)]), LINKED_AFTER_MS);
   };
   useEffect(() => () => prefetch.current?.(), []);
 

@@ -7,10 +7,10 @@ type Preload = () => Promise<void>;
 const AFTER_SHOWN_MS = 1500;
 
 /**
- * Runs `preloads` once the page has had AFTER_SHOWN_MS to itself and the browser is idle; skipped when the
- * user asked to save data (Data Saver). Returns a cancel function.
+ * Runs `preloads` once the page has had `afterMs` (AFTER_SHOWN_MS unless told) to itself and the browser
+ * is idle; skipped when the user asked to save data (Data Saver). Returns a cancel function.
  */
-export function prefetchWhenIdle(preloads: readonly Preload[]): () => void {
+export function prefetchWhenIdle(preloads: readonly Preload[], afterMs = AFTER_SHOWN_MS): () => void {
   const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
   if (saveData || preloads.length === 0) return () => undefined;
   let idle: number | undefined;
@@ -20,7 +20,7 @@ export function prefetchWhenIdle(preloads: readonly Preload[]): () => void {
     };
     if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(run, { timeout: 5000 });
     else run();
-  }, AFTER_SHOWN_MS);
+  }, afterMs);
   return () => {
     window.clearTimeout(timer);
     if (idle !== undefined) window.cancelIdleCallback(idle);
