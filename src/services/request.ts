@@ -60,7 +60,7 @@ export const PRELOAD_TTL_MS = 5000;
 /** How long after the page first reads a preloaded answer the page's other parts may read it too. */
 const PRELOAD_SHARE_MS = 1000;
 /** Answers of preloadGet, by cacheKey, for the GETs of the page that opens (see preloadGet). */
-const preloaded = new Map<string, { expires: number; value: Promise<unknown> }>();
+const preloaded = new Map<string, { expires: number; read: boolean; value: Promise<unknown> }>();
 
 /** Empties the GET response cache (writes do this automatically); a GET asked for after this is sent anew. */
 export function clearRequestCache(): void {
@@ -80,14 +80,22 @@ export function clearRequestCache(): void {
  */
 export function preloadGet(url: string): void {
   const key = cacheKey(url, undefined);
-  const ahead = preloaded.get(key);
-  if (inflight.has(key) || (ahead && ahead.expires > Date.now())) return;
+  const now = Date.now();
+  // Answers no page read in time (a link whose page asked for other URLs) do not pile up.
+  for (const [k, v] of preloaded) if (v.expires <= now) preloaded.delete(k);
+  if (inflight.has(key) || preloaded.has(key)) return;
   const startGeneration = generation;
-  const request = apiRequest<unknown>('GET', url);
-  const keep = () => {
-    if (startGeneration === generation) preloaded.set(key, { expires: Date.now() + PRELOAD_TTL_MS, value: request });
+  // Until it is answered it waits without a limit; a page that reads it meanwhile shares the request.
+  const entry = { expires: Infinity, read: false, value: apiRequest<unknown>('GET', url) };
+  preloaded.set(key, entry);
+  const settle = () => {
+    if (startGeneration !== generation) {
+      if (preloaded.get(key) === entry) preloaded.delete(key);
+      return;
+    }
+    entry.expires = Date.now() + (entry.read ? PRELOAD_SHARE_MS : PRELOAD_TTL_MS);
   };
-  request.then(keep, keep);
+  entry.value.then(settle, settle);
 }
 
 /** Default per-call timeout; a call can pass its own `timeout` (ms). */
@@ -286,14 +294,16 @@ function cacheKey(url: string, params: Record<string, unknown> | undefined): str
 export function apiRequest<T>(method: string, url: string, opts: CallOptions = {}): Promise<T> {
   if (method.toUpperCase() !== 'GET' || opts.signal || opts.headers) return callGateway<T>(method, url, opts);
   const key = cacheKey(url, opts.params);
-  const running = inflight.get(key);
-  if (running) return running as Promise<T>;
   const ahead = preloaded.get(key);
   if (ahead && ahead.expires > Date.now()) {
-    ahead.expires = Math.min(ahead.expires, Date.now() + PRELOAD_SHARE_MS);
+    // The first read starts the page's PRELOAD_SHARE_MS (from the answer, when it is still on its way).
+    if (!ahead.read && ahead.expires !== Infinity) ahead.expires = Math.min(ahead.expires, Date.now() + PRELOAD_SHARE_MS);
+    ahead.read = true;
     return ahead.value as Promise<T>;
   }
-  preloaded.delete(key);
+  if (ahead) preloaded.delete(key);
+  const running = inflight.get(key);
+  if (running) return running as Promise<T>;
   const request = callGateway<T>(method, url, opts);
   inflight.set(key, request);
   const done = () => {

@@ -352,6 +352,21 @@ describe('API client: cache and idempotency', () => {
     expect(seen.filter((r) => r.method === 'GET').map((r) => r.url)).toEqual(['/api/orders/4', '/api/orders/4', '/api/orders/5', '/api/orders/5', '/api/orders/6', '/api/orders/6']);
   });
 
+  it('a page that reads a preloaded GET still on its way shares it; a second after the answer, a reload asks again', async () => {
+    session();
+    let n = 0;
+    fallback = (r, res) => setTimeout(() => json(res, 200, { code: 0, data: r.method === 'GET' ? ++n : null }), 30);
+    preloadGet('/api/orders/7');
+    const first = api.get('/api/orders/7');
+    expect(await first).toBe(1);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 900);
+    expect(await api.get('/api/orders/7')).toBe(1); // the pay card, a moment later
+    vi.setSystemTime(Date.now() + 200);
+    expect(await api.get('/api/orders/7')).toBe(2); // a reload
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+
   it('sends an Idempotency-Key on writes, fresh per call unless given, kept across a renewal', async () => {
     session();
     await api.post('/api/claims', {});

@@ -20,7 +20,6 @@ import { ListLink } from '../table/ListLink';
 import { schemaCellRender } from '../table/cells';
 import { rangeFieldName } from '../table/urlState';
 import { routePreloads } from '../nav/preloadRoute';
-
 import { prefetchWhenIdle } from './prefetch';
 
 /** How long after its rows are shown a list loads the code of the pages its rows link to (prefetchWhenIdle). */
