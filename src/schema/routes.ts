@@ -101,11 +101,17 @@ export function buildPath(pattern: string, params: Record<string, string | undef
   return `/${segs.join('/')}`;
 }
 
+/** A ':field' placeholder of a link template or API path. */
+const PLACEHOLDER = /:([A-Za-z_][A-Za-z0-9_]*)/g;
+
 /** Fill ':field' placeholders in a link template from a record, e.g. ('/order/detail/:id', {id: 7}). */
 export function fillPath(template: string, record: Record<string, unknown>): string {
-  return template.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, key: string) =>
-    encodeURIComponent(String(record[key] ?? '')),
-  );
+  return template.replace(PLACEHOLDER, (_m, key: string) => encodeURIComponent(String(record[key] ?? '')));
+}
+
+/** The names of a template's ':field' placeholders, in order ('/api/orders/:id' → ['id']). */
+export function templateParams(template: string): string[] {
+  return Array.from(template.matchAll(PLACEHOLDER), (m) => m[1]);
 }
 
 /** Find the leaf route whose pattern matches a pathname (first match wins). */

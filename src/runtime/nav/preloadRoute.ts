@@ -1,7 +1,7 @@
 import { matchPath } from 'react-router-dom';
 import type { RouteNode } from '../../schema/types';
 import { getDetail, routesFile } from '../../schema/registry';
-import { fillPath, flattenRoutes } from '../../schema/routes';
+import { fillPath, flattenRoutes, templateParams } from '../../schema/routes';
 import { preloadGet } from '../../services/request';
 import { CUSTOM_PAGE_GETS } from '../pages/custom/pageData';
 import { lazyWithRetry as lazy } from '../errors';
@@ -23,19 +23,28 @@ const pageRoutes: Array<{ route: RouteNode; layout?: keyof typeof LAYOUTS }> = r
     .map((route) => ({ route, layout: top.layout === 'menu' || top.layout === 'mine' ? top.layout : undefined })),
 );
 
+/** The page route a signed-in path shows, with its params (a query or hash is ignored); none for an unknown path. */
+function pageRouteOf(path: string) {
+  const pathname = path.split(/[?#]/)[0];
+  for (const r of pageRoutes) {
+    const match = matchPath(r.route.path, pathname);
+    if (match) return { ...r, page: r.route.page!, params: match.params };
+  }
+  return undefined;
+}
+
 /**
  * Starts loading all the code a signed-in path shows, at once: its layout (the menu layout when the
  * path leaves the workbench's) and its page (preloadPage), rather than one after the other as each
  * renders and suspends. A path with a query is matched on its pathname; an unknown path loads nothing.
  */
 export function preloadRoute(path: string): void {
-  const pathname = path.split(/[?#]/)[0];
-  const hit = pageRoutes.find((r) => matchPath(r.route.path, pathname));
+  const hit = pageRouteOf(path);
   if (!hit) return;
   if (hit.layout) void LAYOUTS[hit.layout].preload();
   // Once the signed-in view has loaded, its pages start loading now, in the task of the press that asked.
-  if (view) view.preloadPage(hit.route.page!);
-  else void signedInView().then((m) => m.preloadPage(hit.route.page!), () => undefined);
+  if (view) view.preloadPage(hit.page);
+  else void signedInView().then((m) => m.preloadPage(hit.page), () => undefined);
 }
 
 /**
@@ -45,21 +54,16 @@ export function preloadRoute(path: string): void {
  * code loads; the page's own GET then shares it (preloadGet).
  */
 export function preloadRouteData(path: string): void {
-  const pathname = path.split(/[?#]/)[0];
-  for (const { route } of pageRoutes) {
-    const match = matchPath(route.path, pathname);
-    if (!match) continue;
-    const page = route.page!;
-    const details = page.kind === 'detail' ? [page.schema] : page.kind === 'custom' ? (page.schemas ?? []).filter((s) => s.kind === 'detail').map((s) => s.schema) : [];
-    const urls = details.flatMap((d) => {
-      const api = getDetail(d).api;
-      const names = api ? [...api.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]) : [];
-      return api && names.every((n) => match.params[n]) ? [fillPath(api, match.params)] : [];
-    });
-    if (page.kind === 'custom') urls.push(...(CUSTOM_PAGE_GETS[page.component]?.(match.params) ?? []));
-    for (const url of new Set(urls)) preloadGet(url);
-    return;
-  }
+  const hit = pageRouteOf(path);
+  if (!hit) return;
+  const { page, params } = hit;
+  const details = page.kind === 'detail' ? [page.schema] : page.kind === 'custom' ? (page.schemas ?? []).filter((s) => s.kind === 'detail').map((s) => s.schema) : [];
+  const urls = details.flatMap((d) => {
+    const api = getDetail(d).api;
+    return api && templateParams(api).every((n) => params[n]) ? [fillPath(api, params)] : [];
+  });
+  if (page.kind === 'custom') urls.push(...(CUSTOM_PAGE_GETS[page.component] ?? []));
+  for (const url of new Set(urls)) preloadGet(url);
 }
 
 /** One preload per distinct path among `paths` (empty ones skipped), for loading ahead when idle (prefetch.ts). */

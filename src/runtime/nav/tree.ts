@@ -1,6 +1,6 @@
 /** Pure helpers over the route tree: find a node, its trail (breadcrumb), first child, redirects. */
 import type { LayoutGroup, RouteNode } from '../../schema/types';
-import { buildPath, matchRoute } from '../../schema/routes';
+import { buildPath, fillPath, matchRoute } from '../../schema/routes';
 import { canAccess, type AccessContext } from '../access';
 
 /** The nodes from the top-level entry down to the node whose pattern matches `pathname` (group or leaf). */
@@ -68,7 +68,7 @@ export function resolveRedirect(redirects: Record<string, string>, pathname: str
 export function redirectTarget(to: string, params: Record<string, string | undefined>, search = ''): string {
   const [pattern, query = ''] = to.split(/\?(?=.)/);
   const path = buildPath(pattern, params);
-  const filledQuery = query.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, k: string) => encodeURIComponent(params[k] ?? ''));
+  const filledQuery = fillPath(query, params);
   const own = search.replace(/^\?/, '');
   const q = [filledQuery, own].filter(Boolean).join('&');
   return q ? `${path}?${q}` : path;
