@@ -16,9 +16,9 @@
  */
 import React from 'react';
 import { extractStyle } from '@ant-design/static-style-extract';
-import { Button, ConfigProvider, Drawer, Dropdown, Modal, Popconfirm, Popover, Space, Spin, Tag, Tooltip, message, notification } from 'antd';
+import { Button, ConfigProvider, Drawer, Dropdown, Layout, Menu, Modal, Popconfirm, Popover, Space, Spin, Tag, Tooltip, message, notification } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import { ProLayout, ProTable } from '@ant-design/pro-components';
+import { ProTable } from '@ant-design/pro-components';
 import { createForm } from '@formily/core';
 import { createSchemaField } from '@formily/react';
 import { ArrayTable, DatePicker, Form, FormButtonGroup, FormItem, Input, NumberPicker, Password, Select, Submit, Switch } from '@formily/antd-v5';
@@ -53,6 +53,8 @@ function Feedback() {
     </>
   );
 }
+
+const MENU_ITEMS = [{ key: '/a', label: 'a', icon: <span />, children: [{ key: '/a/b', label: 'b' }] }];
 
 /** What the header of the menu layout shows (HeaderActions.tsx): a business switch with tags, menus. */
 const headerActions = () => [
@@ -90,41 +92,44 @@ function ConsoleComponents() {
       <Space.Compact>
         <Button>a</Button>
       </Space.Compact>
-      <ProLayout menu={{ loading: true }} />
-    <ProLayout
-      layout="mix"
-      fixSiderbar
-      fixedHeader
-      splitMenus={false}
-      siderWidth={208}
-      route={{ path: '/', children: [{ path: '/a', name: 'a', children: [{ path: '/a/b', name: 'b' }] }] }}
-      location={{ pathname: '/a/b' }}
-      menu={{ type: 'sub' }}
-      headerTitleRender={() => 'a'}
-      actionsRender={headerActions}
-    >
-      <ProTable
-        rowKey="a"
-        headerTitle="t"
-        columns={[
-          { title: 'a', dataIndex: 'a', valueType: 'text', ellipsis: { showTitle: false }, copyable: true },
-          { title: 's', dataIndex: 's', valueType: 'select', valueEnum: { x: { text: 'x', status: 'Success' } } },
-          { title: 'd', dataIndex: 'd', valueType: 'dateRange', hideInTable: true },
-          { title: 'o', key: 'o', valueType: 'option', fixed: 'right' },
-        ]}
-        dataSource={[{ a: '1', s: 'x' }]}
-        search={{ labelWidth: 'auto' }}
-        pagination={{ showSizeChanger: true, showQuickJumper: true, pageSizeOptions: ['30', '50', '100'] }}
-        scroll={{ x: 2000, y: 300 }}
-        sticky
-      />
-      <Form form={form} layout="vertical">
-        <SchemaField schema={FORM_SCHEMA} />
-        <FormButtonGroup>
-          <Submit>ok</Submit>
-        </FormButtonGroup>
-      </Form>
-    </ProLayout>
+      {/* The menu layout (MenuLayout.tsx, SideMenu.tsx): header, side menu (open and folded), top menu. */}
+      <Layout>
+        <Layout.Header>
+          <Menu mode="horizontal" items={MENU_ITEMS} selectedKeys={['/a/b']} />
+          {headerActions()}
+        </Layout.Header>
+        <Layout hasSider>
+          <Layout.Sider theme="light" trigger={null} breakpoint="xl">
+            <Menu mode="inline" items={MENU_ITEMS} selectedKeys={['/a/b']} openKeys={['/a']} />
+          </Layout.Sider>
+          <Layout.Sider theme="light" trigger={null} collapsed>
+            <Menu mode="inline" items={MENU_ITEMS} />
+          </Layout.Sider>
+          <Layout.Content>
+            <ProTable
+              rowKey="a"
+              headerTitle="t"
+              columns={[
+                { title: 'a', dataIndex: 'a', valueType: 'text', ellipsis: { showTitle: false }, copyable: true },
+                { title: 's', dataIndex: 's', valueType: 'select', valueEnum: { x: { text: 'x', status: 'Success' } } },
+                { title: 'd', dataIndex: 'd', valueType: 'dateRange', hideInTable: true },
+                { title: 'o', key: 'o', valueType: 'option', fixed: 'right' },
+              ]}
+              dataSource={[{ a: '1', s: 'x' }]}
+              search={{ labelWidth: 'auto' }}
+              pagination={{ showSizeChanger: true, showQuickJumper: true, pageSizeOptions: ['30', '50', '100'] }}
+              scroll={{ x: 2000, y: 300 }}
+              sticky
+            />
+            <Form form={form} layout="vertical">
+              <SchemaField schema={FORM_SCHEMA} />
+              <FormButtonGroup>
+                <Submit>ok</Submit>
+              </FormButtonGroup>
+            </Form>
+          </Layout.Content>
+        </Layout>
+      </Layout>
     </>
   );
 }

@@ -2,7 +2,7 @@ import type { RouteNode } from '../schema/types';
 import { canAccess, type AccessContext } from './access';
 import { trailFor } from './nav/tree';
 
-/** One ProLayout menu entry (icon is resolved to a React node by the layout). */
+/** One menu entry (icon is resolved to a React node by the layout). */
 export interface MenuEntry {
   path: string;
   name: string;
@@ -13,7 +13,7 @@ export interface MenuEntry {
 }
 
 /**
- * Builds the ProLayout menu from the route tree: hidden and public routes, routes the user may not
+ * Builds the menu layout's menu from the route tree: hidden and public routes, routes the user may not
  * open (service pack, user type) and groups left empty are not shown.
  */
 export function buildMenu(routes: RouteNode[], ctx: AccessContext): MenuEntry[] {

@@ -27,8 +27,8 @@ describe('console under a base path', () => {
     // The workbench has no side menu; its section links lead into the menu layout.
     await page.getByTestId('section-links').first().getByText('签约投保').click();
     await page.waitForURL(/\/console\/main\/online-insurance\/form-insurance\/upload-insurance-confidence$/);
-    await page.locator('.ant-pro-sider a[href], .ant-layout-sider a[href]').first().waitFor();
-    const hrefs = await page.locator('.ant-pro-sider a[href], .ant-layout-sider a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    await page.locator('[data-testid=side-menu] a[href]').first().waitFor();
+    const hrefs = await page.locator('[data-testid=side-menu] a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs.length).toBeGreaterThan(0);
     for (const h of hrefs) expect(h).toMatch(/^\/console\//);
   });

@@ -69,7 +69,7 @@ describe('console end to end (headless Chromium against the real gateway)', () =
     await expect.poll(() => page.title()).toMatch(/^订单管理 · /);
 
     // Menu: hidden entries (order detail) are not listed, visible ones are.
-    const menuText = await page.locator('.ant-pro-sider, .ant-layout-sider').first().innerText();
+    const menuText = await page.locator('[data-testid=side-menu]').first().innerText();
     expect(menuText).toContain('订单管理');
     expect(menuText).not.toContain('订单详情');
   });

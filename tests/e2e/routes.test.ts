@@ -50,7 +50,7 @@ describe('every route of the specification in Chromium', () => {
     }
     await page.goto(`${baseUrl}/no/such/page`);
     await page.getByText('页面不存在').first().waitFor();
-    expect(await page.locator('.ant-pro-sider, .ant-layout-sider').count()).toBe(0);
+    expect(await page.locator('[data-testid=side-menu]').count()).toBe(0);
   });
 
   it('brings a signed-out deep link back after signing in, also across a reload', async () => {
@@ -185,7 +185,7 @@ describe('every route of the specification in Chromium', () => {
     const text = await page.locator('.ant-result').first().innerText();
     expect(text).toContain('「考勤」服务包');
     expect(text).not.toContain('attendance');
-    const menu = await page.locator('.ant-pro-sider, .ant-layout-sider').first().innerText();
+    const menu = await page.locator('[data-testid=side-menu]').first().innerText();
     expect(menu).not.toContain('考勤投保');
     expect(menu).not.toContain('银行账户管理'); // operator there
     expect(errors).toEqual([]);
@@ -196,13 +196,13 @@ describe('every route of the specification in Chromium', () => {
     await page.getByTestId('brand').first().waitFor();
     await pickFromAccountMenu(page, '切换为顶部导航');
     // The layout switches after the click: wait for the side menu to go, then the brand is in the top bar.
-    await expect.poll(() => page.locator('.ant-pro-sider').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-testid=side-menu]').count()).toBe(0);
     await expect.poll(() => page.getByTestId('brand').first().isVisible()).toBe(true);
     await pickFromAccountMenu(page, '切换为侧边导航');
-    await page.locator('.ant-pro-sider').first().waitFor();
+    await page.locator('[data-testid=side-menu]').first().waitFor();
     await page.goto(`${baseUrl}/mine/home`);
     await page.getByTestId('section-links').first().waitFor();
-    expect(await page.locator('.ant-pro-sider, .ant-layout-sider').count()).toBe(0);
+    expect(await page.locator('[data-testid=side-menu]').count()).toBe(0);
     await expect.poll(() => page.getByTestId('brand').first().isVisible()).toBe(true);
   });
 

@@ -71,5 +71,5 @@ export async function tour(context: BrowserContext, baseUrl: string, visit: (pag
 /** Switches the layout to the top navigation through the account menu (opened by a click). */
 async function switchToTopNav(page: Page): Promise<void> {
   await pickFromAccountMenu(page, '切换为顶部导航');
-  await page.locator('.ant-pro-sider').waitFor({ state: 'detached', timeout: 10000 });
+  await page.locator('[data-testid=side-menu]').waitFor({ state: 'detached', timeout: 10000 });
 }

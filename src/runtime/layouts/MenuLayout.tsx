@@ -1,6 +1,6 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
-import { ProLayout, type MenuDataItem } from '@ant-design/pro-components';
+import { Layout, Menu, Space, type MenuProps } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { routesFile } from '../../schema/registry';
 import { useStores } from '../context';
@@ -9,44 +9,60 @@ import { iconFor } from '../icons';
 import { useAccessContext } from './AccessLayout';
 import { AccountMenu, BusinessSwitch } from './HeaderActions';
 import { Brand } from './Brand';
+import { SideMenu } from './SideMenu';
+import { LAYOUT_HEADER_HEIGHT } from '../table/sizing';
 
-function toMenuData(entries: MenuEntry[]): MenuDataItem[] {
+type Items = NonNullable<MenuProps['items']>;
+
+/** Menu items of the entries: a page is a link (an external one opens in a new tab), a group opens; icons on the first level. */
+function toItems(entries: MenuEntry[], depth = 0): Items {
   return entries.map((e) => ({
-    path: e.href ?? e.path,
     key: e.path,
-    name: e.name,
-    icon: iconFor(e.icon),
-    isUrl: Boolean(e.href),
-    children: e.children ? toMenuData(e.children) : undefined,
+    icon: depth === 0 ? iconFor(e.icon) : undefined,
+    label: e.children ? (
+      e.name
+    ) : e.href ? (
+      <a href={e.href} target="_blank" rel="noreferrer">
+        {e.name}
+      </a>
+    ) : (
+      <Link to={e.path}>{e.name}</Link>
+    ),
+    children: e.children ? toItems(e.children, depth + 1) : undefined,
   }));
 }
 
 /** Only the sections that render in the menu layout (/main, /service, /account) are in its menu. */
 const menuRoutes = routesFile.routes.filter((r) => r.layout === 'menu');
 
-// ProLayout's props that never change are made once: it derives its menu data again (every route through
-// @umijs/route-utils) whenever `menu` or `route` is a new object, which an inline literal is at every render,
-// i.e. at every navigation.
-const MENU = { type: 'sub' } as const;
-const CONTENT_STYLE = { padding: '24px' };
-const brand = () => <Brand />;
-const actions = () => [<BusinessSwitch key="biz" />, <AccountMenu key="account" withNavSwitch />];
-function menuItem(item: MenuDataItem, dom: ReactNode) {
-  return item.isUrl ? (
-    <a href={item.path} target="_blank" rel="noreferrer">
-      {dom}
-    </a>
-  ) : (
-    <Link to={item.path ?? '/'}>{dom}</Link>
-  );
-}
+const LAYOUT_STYLE = { minHeight: '100vh' };
+const HEADER_STYLE = {
+  position: 'sticky',
+  top: 0,
+  zIndex: 10,
+  display: 'flex',
+  alignItems: 'center',
+  gap: 32,
+  height: LAYOUT_HEADER_HEIGHT,
+  lineHeight: `${LAYOUT_HEADER_HEIGHT}px`,
+  padding: '0 24px',
+  background: '#fff',
+  borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
+} as const;
+const TOP_MENU_STYLE = { flex: 1, minWidth: 0, borderBottom: 'none', lineHeight: `${LAYOUT_HEADER_HEIGHT - 2}px` };
+const SPACER = { flex: 1 };
+const CONTENT_STYLE = { padding: 24, minWidth: 0 };
+const ACTIONS = (
+  <Space size="large">
+    <BusinessSwitch />
+    <AccountMenu withNavSwitch />
+  </Space>
+);
 
 /**
- * Layout group "menu": ProLayout with the side (or top) menu of the /main, /service and /account sections.
- * This part follows the location; the frame below re-renders only when the menu entry shown changes (or
- * the nav store does), not at every navigation: ProLayout gives its side menu a new antd theme at every
- * render, which makes every menu item compute its design tokens again (about half of a navigation's
- * main-thread time between two pages of one menu entry, such as an order list and an order's detail).
+ * Layout group "menu": the side (or top) menu of the /main, /service and /account sections around the
+ * page. This part follows the location and keeps the nav store's keys; the frame below re-renders only
+ * when the menu entry shown changes (or the nav store does), not at every navigation.
  */
 export const MenuLayout = observer(function MenuLayout() {
   const { nav } = useStores();
@@ -61,47 +77,34 @@ export const MenuLayout = observer(function MenuLayout() {
     if (nav.menuType === 'horizontal') nav.setHorizontalSelectedUrl(pathname);
   }, [pathname, nav, selected]);
 
-  return <MenuFrame shown={selected ?? pathname} selected={selected} />;
+  return <MenuFrame selected={selected} />;
 });
 
-/** ProLayout around the page (the router's Outlet), for the menu entry `shown`. */
-const MenuFrame = observer(function MenuFrame({ shown, selected }: { shown: string; selected: string | undefined }) {
+/**
+ * The frame around the page (the router's Outlet) for the menu entry selected: the header (brand, the top
+ * menu in the top navigation, business and account) and the side menu in the side navigation. antd's
+ * Layout and Menu, not ProLayout: the frame is the same, at a fifth of the main-thread time of a switch
+ * into it (docs/decisions.md, "The menu layout is antd's Layout and Menu").
+ */
+const MenuFrame = observer(function MenuFrame({ selected }: { selected: string | undefined }) {
   const { nav } = useStores();
   const ctx = useAccessContext();
-  const menu = useMemo(() => toMenuData(buildMenu(menuRoutes, ctx)), [ctx.userType, ctx.servicePacks.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
-  const route = useMemo(() => ({ path: '/', children: menu }), [menu]);
-  const location = useMemo(() => ({ pathname: shown }), [shown]);
+  const items = useMemo(() => toItems(buildMenu(menuRoutes, ctx)), [ctx.userType, ctx.servicePacks.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   const selectedKeys = useMemo(() => (selected ? [selected] : []), [selected]);
-
+  const top = nav.menuType === 'horizontal';
   return (
-    <ProLayout
-      // No title and pageTitleRender off: ProLayout leaves document.title to the router (page title + brand).
-      title={false}
-      pageTitleRender={false}
-      logo={false}
-      // The brand is in the header in both nav modes: 'mix' (side menu) renders headerTitleRender,
-      // 'top' (top menu) renders menuHeaderRender there instead.
-      menuHeaderRender={nav.menuType === 'horizontal' ? brand : false}
-      headerTitleRender={brand}
-      layout={nav.menuType === 'horizontal' ? 'top' : 'mix'}
-      splitMenus={false}
-      fixSiderbar
-      // The header (brand, business, account) stays in view in both nav modes while the page scrolls.
-      fixedHeader
-      // Below 1200 px the side menu starts folded (icons only, the user can unfold it), so lists get the width.
-      breakpoint="xl"
-      siderWidth={208}
-      contentStyle={CONTENT_STYLE}
-      route={route}
-      location={location}
-      menu={MENU}
-      openKeys={nav.menuType === 'inline' ? nav.openKeys : undefined}
-      onOpenChange={(keys) => Array.isArray(keys) && nav.setOpenKeys(keys as string[])}
-      selectedKeys={selectedKeys}
-      menuItemRender={menuItem}
-      actionsRender={actions}
-    >
-      <Outlet />
-    </ProLayout>
+    <Layout style={LAYOUT_STYLE}>
+      <Layout.Header style={HEADER_STYLE}>
+        <Brand />
+        {top ? <Menu mode="horizontal" items={items} selectedKeys={selectedKeys} style={TOP_MENU_STYLE} aria-label="主菜单" /> : <div style={SPACER} />}
+        {ACTIONS}
+      </Layout.Header>
+      <Layout hasSider={!top}>
+        {!top && <SideMenu items={items} selectedKeys={selectedKeys} />}
+        <Layout.Content style={CONTENT_STYLE}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
   );
 });

@@ -6,7 +6,7 @@ import { preloadGet } from '../../services/request';
 import { CUSTOM_PAGE_GETS } from '../pages/custom/pageData';
 import { lazyWithRetry as lazy } from '../errors';
 
-// The signed-in frame (ProLayout, header menus, breadcrumb) is not part of the sign-in page's code: each
+// The signed-in frame (menu layout, header menus, breadcrumb) is not part of the sign-in page's code: each
 // layout loads in its own chunk, together with the page view it renders, the first time it is shown.
 let view: typeof import('./RouteView') | undefined;
 const signedInView = () => import('./RouteView').then((m) => (view = m));

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { Button, Layout, Menu, type MenuProps } from 'antd';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { observer } from 'mobx-react-lite';
+import { useStores } from '../context';
+import { LAYOUT_HEADER_HEIGHT } from '../table/sizing';
+
+type Items = NonNullable<MenuProps['items']>;
+
+/** Width of the side menu, and of its folded form (icons only). */
+export const SIDER_WIDTH = 208;
+const FOLDED_WIDTH = 64;
+/** Below this window width (antd's `xl`) the side menu starts folded, so lists get the width. */
+const FOLD_BELOW = 1200;
+
+const SIDER_STYLE = {
+  position: 'sticky',
+  top: LAYOUT_HEADER_HEIGHT,
+  height: `calc(100vh - ${LAYOUT_HEADER_HEIGHT}px)`,
+  borderRight: '1px solid rgba(5, 5, 5, 0.06)',
+} as const;
+const SIDER_BODY = { display: 'flex', flexDirection: 'column', height: '100%' } as const;
+const MENU_STYLE = { flex: 1, overflowY: 'auto', overflowX: 'hidden', borderInlineEnd: 'none' } as const;
+const FOLD_STYLE = { margin: 8, alignSelf: 'flex-start' } as const;
+
+/**
+ * The side menu of the menu layout: the groups the nav store keeps open (spec: nav.openKeys), the entry
+ * shown selected, folded to icons below 1200 px or by its button. Folded, a group opens as a pop-up
+ * that is not remembered as an open group.
+ */
+export const SideMenu = observer(function SideMenu({ items, selectedKeys }: { items: Items; selectedKeys: string[] }) {
+  const { nav } = useStores();
+  const [folded, setFolded] = useState(() => typeof window !== 'undefined' && window.innerWidth < FOLD_BELOW);
+  const [popupKeys, setPopupKeys] = useState<string[]>([]);
+  return (
+    <Layout.Sider
+      theme="light"
+      width={SIDER_WIDTH}
+      collapsedWidth={FOLDED_WIDTH}
+      collapsed={folded}
+      breakpoint="xl"
+      onBreakpoint={setFolded}
+      trigger={null}
+      style={SIDER_STYLE}
+      data-testid="side-menu"
+    >
+      <nav aria-label="主菜单" style={SIDER_BODY}>
+        <Menu
+          mode="inline"
+          items={items}
+          selectedKeys={selectedKeys}
+          openKeys={folded ? popupKeys : nav.openKeys}
+          onOpenChange={(keys) => (folded ? setPopupKeys(keys) : nav.setOpenKeys(keys))}
+          style={MENU_STYLE}
+        />
+        <Button
+          type="text"
+          aria-label={folded ? '展开菜单' : '收起菜单'}
+          icon={folded ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+          onClick={() => setFolded((f) => !f)}
+          style={FOLD_STYLE}
+        />
+      </nav>
+    </Layout.Sider>
+  );
+});
