@@ -2,6 +2,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { TablePaginationConfig } from 'antd';
 import { ProTable, type ParamsType, type ProColumns, type ProTableProps, type RequestData } from '@ant-design/pro-components';
 import { ResizableTitle } from './ResizableTitle';
+import { LightTable, lightTableCan } from './LightTable';
 import { applyWidths, buildColumns, isShownInTable, type ColumnWidths } from './columns';
 import { DEFAULT_PAGE_SIZE, LAYOUT_HEADER_HEIGHT, SELECTION_COLUMN_WIDTH, paginationConfig, rowsOnPage, scrollY, tableWidthPlan } from './sizing';
 import { useWindowSize } from './useWindowSize';
@@ -135,8 +136,18 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
   // header below the page header, so the columns past the fixed 操作 column are always within reach.
   const sticky = scrollX !== undefined ? { offsetHeader: LAYOUT_HEADER_HEIGHT, offsetScroll: 0 } : undefined;
 
+  // The table itself is the console's LightTable when it can draw it (ProTable keeps the search form, the
+  // toolbar, the column settings and the loading of pages); antd's Table otherwise.
+  const rowKey = rest.rowKey;
+  const tableViewRender = useCallback<NonNullable<ProTableProps<T, U>['tableViewRender']>>(
+    (tableProps, defaultDom) =>
+      lightTableCan(tableProps as never) ? <LightTable {...(tableProps as object)} rowKey={rowKey as never} /> : defaultDom,
+    [rowKey],
+  );
+
   return (
     <ProTable<T, U>
+      tableViewRender={tableViewRender}
       sticky={sticky}
       // Columns keep their widths and cut their text with "…" (buildColumns): antd lays a table out this
       // way on its own only for columns with `ellipsis`, which ProTable answers with a Typography per cell.
