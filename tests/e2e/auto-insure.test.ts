@@ -72,11 +72,11 @@ describe('insured person management: automatic-insurance status (spec §3)', () 
     await page.goto(`${baseUrl}${PAGE}`);
     await page.locator('tr.ant-table-row').first().waitFor();
     // The status filter sits in the collapsed part of the search form.
-    await page.locator('.ant-pro-query-filter').getByText('展开').click();
-    const field = page.locator('.ant-pro-query-filter .ant-form-item', { hasText: '自动投保状态' });
+    await page.getByTestId('list-search-toggle').click();
+    const field = page.locator('[data-testid=list-search] .ant-form-item', { hasText: '自动投保状态' });
     await field.locator('.ant-select').click();
     await page.locator('.ant-select-item-option', { hasText: '已停止自动投保' }).click();
-    await page.locator('.ant-pro-query-filter').getByRole('button', { name: /查\s*询/ }).click();
+    await page.getByTestId('list-search').getByRole('button', { name: /查\s*询/ }).click();
     await expect.poll(async () => {
       const tags = await page.locator('tr.ant-table-row [data-auto-status]').allInnerTexts();
       return tags.length > 0 && tags.every((t) => t === '已停止自动投保');

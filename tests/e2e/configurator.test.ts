@@ -96,7 +96,7 @@ describe('a configurator adds 工号 to 参保人员 in schemas/ only', () => {
     await page.locator('.ant-table-row').first().waitFor({ timeout: 60_000 });
     expect(await page.locator('.ant-table-thead').innerText()).toContain('工号');
     // Search fields past the first row of the form are behind 展开.
-    const expand = page.locator('.ant-pro-query-filter-collapse-button', { hasText: '展开' });
+    const expand = page.getByTestId('list-search-toggle').filter({ hasText: '展开' });
     if (await expand.count()) await expand.click();
     await page.locator('.ant-form-item', { hasText: '工号' }).locator('input').fill('2026000');
     await page.getByRole('button', { name: '查询' }).click();

@@ -12,8 +12,8 @@ describe('list export in the browser', () => {
     await page.goto(`${baseUrl}/service/service-center/pay-manage/pay-apply`);
     await page.locator('.ant-table-row').first().waitFor({ timeout: 20000 });
     // Filter: 状态 = 已拒赔 (no test files a rejected claim, so the filtered rows stay put; in the folded part of the search form).
-    await page.locator('.ant-pro-query-filter-collapse-button').click();
-    const status = page.locator('.ant-pro-query-filter .ant-form-item', { has: page.locator('label', { hasText: /^状态$/ }) });
+    await page.getByTestId('list-search-toggle').click();
+    const status = page.locator('[data-testid=list-search] .ant-form-item', { has: page.locator('label', { hasText: /^状态$/ }) });
     await status.locator('.ant-select').click();
     await page.locator('.ant-select-item-option', { hasText: '已拒赔' }).click();
     await page.getByRole('button', { name: /查\s*询/ }).click();

@@ -77,7 +77,7 @@ describe('list state in the URL', () => {
     expect(sent.get('sortField')).toBe('createdAt');
     expect(sent.get('createdAtRange') ?? sent.get('createdAt')).toBe('2020-01-01,2099-12-31');
     // Filters in use are shown: the search form opens expanded, the date range is filled in.
-    const dates = page.locator('.ant-pro-query-filter .ant-picker-range input');
+    const dates = page.locator('[data-testid=list-search] .ant-picker-range input');
     await expect.poll(() => dates.first().inputValue()).toBe('2020-01-01');
     expect(await dates.nth(1).inputValue()).toBe('2099-12-31');
     const statuses = await page.locator('.ant-table-row td:nth-child(5)').allInnerTexts();
@@ -108,8 +108,8 @@ describe('a filter picked from a list of the gateway', () => {
 
     await page.goto(`${baseUrl}${M}/insured-record`);
     await rowsLoaded();
-    const item = page.locator('.ant-pro-query-filter .ant-form-item', { hasText: '保险方案' });
-    if (!(await item.isVisible())) await page.locator('.ant-pro-query-filter').getByText('展开').click(); // the third filter is folded at first
+    const item = page.locator('[data-testid=list-search] .ant-form-item', { hasText: '保险方案' });
+    if (!(await item.isVisible())) await page.getByTestId('list-search-toggle').click(); // the third filter is folded at first
     await item.locator('.ant-select').click();
     const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
     await expect.poll(() => options.count()).toBe(plans.length);

@@ -160,7 +160,7 @@ describe('the schema studio on npm run dev', () => {
     expect(stored.map((p: { name: string; employeeNo: string }) => [p.name, p.employeeNo])).toEqual([[person.name, 'GH-7001']]);
     await page.goto(`${origin}${PERSONS}`);
     await expect.poll(() => page.locator('.ant-table-thead').innerText(), POLL).toContain('工号');
-    const expand = page.locator('.ant-pro-query-filter-collapse-button', { hasText: '展开' });
+    const expand = page.getByTestId('list-search-toggle').filter({ hasText: '展开' });
     if (await expand.count()) await expand.click();
     await page.getByLabel('工号', { exact: true }).fill('GH-7001');
     await page.getByRole('button', { name: /查\s*询/ }).click();

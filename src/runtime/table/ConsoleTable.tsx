@@ -1,8 +1,10 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import type { TablePaginationConfig } from 'antd';
-import { ProTable, type ParamsType, type ProColumns, type ProTableProps, type RequestData } from '@ant-design/pro-components';
+import { ProTable, type ActionType, type ParamsType, type ProColumns, type ProTableProps, type RequestData } from '@ant-design/pro-components';
 import { ResizableTitle } from './ResizableTitle';
 import { LightTable, lightTableCan } from './LightTable';
+import { SearchForm } from './SearchForm';
+import { searchBoxWidth, searchColumns, toSearchParams, type SearchValues } from './searchParams';
 import { applyWidths, buildColumns, isShownInTable, type ColumnWidths } from './columns';
 import { DEFAULT_PAGE_SIZE, LAYOUT_HEADER_HEIGHT, SELECTION_COLUMN_WIDTH, paginationConfig, rowsOnPage, scrollY, tableWidthPlan } from './sizing';
 import { useWindowSize } from './useWindowSize';
@@ -43,7 +45,7 @@ interface PageState {
  * truncated text with tooltips. Everything else is passed to ProTable unchanged.
  */
 export function ConsoleTable<T extends Record<string, any>, U extends ParamsType = ParamsType>(props: ConsoleTableProps<T, U>) {
-  const { maxHeight, request, pagination, columns, components, scroll, rowSelection, dataSource, onLoad, ...rest } = props;
+  const { maxHeight, request, pagination, columns, components, scroll, rowSelection, dataSource, onLoad, search, form, params, actionRef: userActionRef, ...rest } = props;
   const userPagination = pagination === false ? undefined : pagination;
   const { width: windowWidth, height: windowHeight } = useWindowSize();
   // Pagination labels follow the language (zh-CN by default; en-US has the spec's English labels).
@@ -63,6 +65,26 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
   // built the table a second time (about 100 ms of the first list page).
   const [loadedRows, setLoadedRows] = useState<number>();
   const [estimated, setEstimated] = useState(false);
+
+  // The search form is the console's (SearchForm); ProTable gets its values as params. Its first values
+  // (from the URL) are the params of the first load.
+  const ownActionRef = useRef<ActionType>();
+  const actionRef = (userActionRef && typeof userActionRef === 'object' ? userActionRef : ownActionRef) as MutableRefObject<ActionType | undefined>;
+  const [searchParams, setSearchParams] = useState<SearchValues>(() =>
+    search === false ? {} : toSearchParams(searchColumns((columns ?? []) as ProColumns<never>[]), (form?.initialValues ?? {}) as Record<string, unknown>),
+  );
+  const searchKey = useRef(JSON.stringify(searchParams));
+  const onSearch = useCallback((next: SearchValues) => {
+    const key = JSON.stringify(next);
+    const same = key === searchKey.current;
+    searchKey.current = key;
+    setSearchParams(next);
+    // A search starts again on page 1; the same search again reloads the page shown.
+    const action = actionRef.current;
+    if (action?.pageInfo && action.pageInfo.current !== 1) action.setPageInfo?.({ current: 1 });
+    else if (same) void action?.reload();
+  }, [actionRef]);
+  const mergedParams = useMemo(() => ({ ...searchParams, ...params }) as U, [searchParams, params]);
 
   // Latest request in a ref, so the wrapper keeps one identity across renders.
   const requestRef = useRef(request);
@@ -145,9 +167,23 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
     [rowKey],
   );
 
+  const searchConfig = search === false ? undefined : search;
   return (
+    <>
+    {search !== false ? (
+      <SearchForm<T>
+        columns={(columns ?? []) as ProColumns<T>[]}
+        initialValues={form?.initialValues}
+        defaultCollapsed={searchConfig?.defaultCollapsed ?? true}
+        width={searchBoxWidth(windowWidth)}
+        onSearch={onSearch}
+      />
+    ) : null}
     <ProTable<T, U>
       tableViewRender={tableViewRender}
+      search={false}
+      params={mergedParams}
+      actionRef={actionRef}
       sticky={sticky}
       // Columns keep their widths and cut their text with "…" (buildColumns): antd lays a table out this
       // way on its own only for columns with `ellipsis`, which ProTable answers with a Typography per cell.
@@ -162,5 +198,6 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
       scroll={mergedScroll}
       components={mergedComponents}
     />
+    </>
   );
 }
