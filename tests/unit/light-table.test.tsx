@@ -83,6 +83,8 @@ describe('the console-drawn list table (LightTable)', () => {
     const wide = renderServerTable();
     await waitFor(() => expect(screen.getByText('共 45 条')).toBeTruthy());
     expect(document.querySelector('.ant-table-tbody tr.ant-table-row')?.getAttribute('data-row-key')).toBe('1');
+    // The pager sits at the end of the row, as antd's Table puts it.
+    expect(document.querySelector('.ant-table-pagination')?.classList.contains('ant-pagination-end')).toBe(true);
     expect(document.querySelectorAll('.ant-table-cell-fix-right').length).toBe(0);
     wide.unmount();
 

@@ -268,7 +268,9 @@ export function LightTable({
         {pager && total > 0 && (
           <Pagination
             {...pager}
-            className={join('ant-table-pagination', 'ant-table-pagination-right', pager.className)}
+            // At the end of the row, as antd's Table places it (bottomRight).
+            align={pager.align ?? 'end'}
+            className={join('ant-table-pagination', pager.className)}
             size={pager.size ?? (size === 'small' || size === 'middle' ? 'small' : undefined)}
             total={total}
           />
