@@ -42,7 +42,9 @@ interface PageState {
 /**
  * The console's list table: ProTable with the spec's pagination (30/50/100, quick jumper, 共 N 条),
  * window-sized scrolling, fixed columns only while scrolling horizontally, resizable columns and
- * truncated text with tooltips. Everything else is passed to ProTable unchanged.
+ * truncated text with tooltips. ProTable loads the pages and draws the toolbar; the search form
+ * (SearchForm) and the table (LightTable, or antd's Table when it asks for more) are the console's.
+ * Everything else is passed to ProTable unchanged.
  */
 export function ConsoleTable<T extends Record<string, any>, U extends ParamsType = ParamsType>(props: ConsoleTableProps<T, U>) {
   const { maxHeight, request, pagination, columns, components, scroll, rowSelection, dataSource, onLoad, search, form, params, actionRef: userActionRef, ...rest } = props;

@@ -86,7 +86,7 @@ const join = (...c: Array<string | false | undefined | null>) => c.filter(Boolea
  * server-side sort, text cut with "…", the 操作 column fixed on the right while the table scrolls
  * sideways, a body that scrolls under its header, antd's Pagination. rc-table measures its cells and
  * checks its scroll position at mount (forced layouts) and wraps every cell in components of its own;
- * this table does neither (docs/decisions.md, "A list's table is drawn by the console").
+ * this table does neither (docs/decisions.md, "A list's table and search form are drawn by the console").
  * Given the props ProTable gives antd's Table (ProTable's `tableViewRender`).
  */
 export function LightTable({

@@ -69,7 +69,7 @@ export interface SearchFormProps<T> {
 /**
  * The search form above a list: the columns' filters in rows, 重置 / 查询, and 展开 / 收起 when they
  * do not fit one row. antd's Form and inputs, not ProTable's search form, which was the largest part of
- * a list's first render (docs/decisions.md, "A list's table is drawn by the console").
+ * a list's first render (docs/decisions.md, "A list's table and search form are drawn by the console").
  */
 export function SearchForm<T>({ columns, initialValues, defaultCollapsed = true, width, onSearch }: SearchFormProps<T>) {
   const name = `search${useId().replace(/:/g, '')}`;
