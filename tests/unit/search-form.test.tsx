@@ -45,6 +45,14 @@ describe('the search form of a list', () => {
     expect(searchBoxWidth(1024)).toBe(912);
   });
 
+  it('keeps one filter in view in a narrow window', async () => {
+    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: 500 });
+    render(<ConsoleTable<Row> rowKey="id" columns={columns} request={async () => ({ data: [], total: 0, success: true })} />);
+    await waitFor(() => expect(screen.getByTestId('list-search-toggle')).toBeTruthy());
+    expect(document.querySelectorAll('[data-testid=list-search] .ant-form-item-label').length).toBe(1);
+    expect(screen.getByLabelText('订单号', { selector: 'input' })).toBeTruthy();
+  });
+
   it('searches from page 1 with the values entered, folds the filters past the first row, and 重置 clears them', async () => {
     Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: 1440 });
     const seen: Array<Record<string, unknown>> = [];

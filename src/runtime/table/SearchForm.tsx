@@ -88,8 +88,10 @@ export function SearchForm<T>({ columns, initialValues, defaultCollapsed = true,
     return () => ro.disconnect();
   }, []);
   const span = 24 / perRow;
-  const foldable = fields.length > perRow - 1;
-  const shown = collapsed && foldable ? fields.slice(0, perRow - 1) : fields;
+  // Folded, the first row keeps room for the buttons, and at least one filter.
+  const folded = Math.max(1, perRow - 1);
+  const foldable = fields.length > folded;
+  const shown = collapsed && foldable ? fields.slice(0, folded) : fields;
   // The buttons close the last row of filters, on its right.
   const offset = ((perRow - 1 - (shown.length % perRow) + perRow) % perRow) * span;
   // Date ranges arrive as strings: the pickers hold dates.
