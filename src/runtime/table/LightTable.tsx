@@ -1,6 +1,7 @@
 import { useCallback, useLayoutEffect, useRef, useState, type ComponentType, type CSSProperties, type Key, type ReactNode } from 'react';
 import { Empty, Pagination, Spin, theme, type TableProps } from 'antd';
 import { HeaderCell, nextSortOrder, type SortOrder } from './LightHeaderCell';
+import { columnKey, isRenderedCellObject } from './columns';
 
 type Row = Record<string, unknown>;
 type Column = NonNullable<TableProps<Row>['columns']>[number] & {
@@ -58,17 +59,12 @@ function valueAt(record: Row, dataIndex: Column['dataIndex']): unknown {
   return v;
 }
 
-function keyOf(col: Column, i: number): string {
-  if (col.key !== undefined && col.key !== null) return String(col.key);
-  return Array.isArray(col.dataIndex) ? col.dataIndex.join('.') : col.dataIndex !== undefined ? String(col.dataIndex) : `__col_${i}`;
-}
-
 /** A cell's content: what the column's render returns (antd's { children, props } form too), else the value. */
 function cellContent(col: Column, record: Row, index: number): { children: ReactNode; props?: Record<string, unknown> } {
   const value = valueAt(record, col.dataIndex);
   if (!col.render) return { children: value as ReactNode };
   const out = col.render(value, record, index) as unknown;
-  if (out && typeof out === 'object' && !Array.isArray(out) && !('$$typeof' in out) && ('children' in out || 'props' in out)) {
+  if (isRenderedCellObject(out)) {
     const o = out as { children?: ReactNode; props?: Record<string, unknown> };
     return { children: o.children, props: o.props };
   }
@@ -105,10 +101,13 @@ export function LightTable({
 }: TableProps<Row>) {
   const { hashId } = theme.useToken();
   const columns = (rawColumns ?? []) as Column[];
+  const keys = columns.map(columnKey);
   const [sort, setSort] = useState<{ key: string; order: SortOrder } | undefined>(() => {
     const i = columns.findIndex((c) => c.sortOrder ?? c.defaultSortOrder);
-    return i < 0 ? undefined : { key: keyOf(columns[i], i), order: (columns[i].sortOrder ?? columns[i].defaultSortOrder) as SortOrder };
+    return i < 0 ? undefined : { key: columnKey(columns[i], i), order: (columns[i].sortOrder ?? columns[i].defaultSortOrder) as SortOrder };
   });
+  // The column the rows are sorted by: its cells carry antd's sorted-column class.
+  const sortedIndex = sort ? keys.indexOf(sort.key) : -1;
   const bodyRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const barRef = useRef<HTMLDivElement>(null);
@@ -159,7 +158,7 @@ export function LightTable({
   const rows = pager && all.length > pageSize ? all.slice((current - 1) * pageSize, current * pageSize) : all;
 
   const onSort = (col: Column, i: number) => {
-    const key = keyOf(col, i);
+    const key = keys[i];
     const order = nextSortOrder(sort?.key === key ? sort.order : null);
     setSort(order ? { key, order } : undefined);
     // A new sort starts again on page 1 (antd's Table does the same).
@@ -200,23 +199,22 @@ export function LightTable({
               <table style={tableStyle}>
                 <colgroup>
                   {columns.map((c, i) => (
-                    <col key={keyOf(c, i)} style={c.width !== undefined ? { width: c.width } : undefined} />
+                    <col key={keys[i]} style={c.width !== undefined ? { width: c.width } : undefined} />
                   ))}
                 </colgroup>
                 <thead className="ant-table-thead">
                   <tr>
                     {columns.map((c, i) => {
-                      const key = keyOf(c, i);
                       const headerProps = (c.onHeaderCell?.(c as never) ?? {}) as Record<string, unknown>;
                       return (
                         <HeaderCell
-                          key={key}
+                          key={keys[i]}
                           Th={Th}
                           column={c}
                           headerProps={headerProps}
                           className={join('ant-table-cell', c.className, fixClass(i))}
                           style={{ position: 'sticky', top: 0, zIndex: fixStyle(i) ? 3 : 2, ...fixStyle(i), textAlign: c.align }}
-                          order={sort?.key === key ? sort.order : null}
+                          order={i === sortedIndex ? sort!.order : null}
                           onSort={c.sorter ? () => onSort(c, i) : undefined}
                         />
                       );
@@ -238,13 +236,12 @@ export function LightTable({
                           {columns.map((c, i) => {
                             const cellProps = (c.onCell?.(r, ri) ?? {}) as Record<string, unknown> & { className?: string; style?: CSSProperties };
                             const { children, props } = cellContent(c, r, ri);
-                            const sorted = !!c.sorter && sort?.key === keyOf(c, i);
                             return (
                               <td
-                                key={keyOf(c, i)}
+                                key={keys[i]}
                                 {...cellProps}
                                 {...props}
-                                className={join('ant-table-cell', c.className, cellProps.className, sorted && 'ant-table-column-sort', fixClass(i))}
+                                className={join('ant-table-cell', c.className, cellProps.className, !!c.sorter && i === sortedIndex && 'ant-table-column-sort', fixClass(i))}
                                 style={{ ...cellProps.style, ...fixStyle(i), textAlign: c.align }}
                               >
                                 {children}

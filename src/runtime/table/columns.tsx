@@ -41,7 +41,7 @@ export function applyWidths<T>(columns: ProColumns<T>[], widths: ColumnWidths): 
 }
 
 /** ProTable render output that is a merged-cell object ({ children, props }) must be returned as is. */
-function isRenderedCellObject(out: unknown): boolean {
+export function isRenderedCellObject(out: unknown): boolean {
   return typeof out === 'object' && out !== null && !Array.isArray(out) && !isValidElement(out) && ('children' in out || 'props' in out);
 }
 
