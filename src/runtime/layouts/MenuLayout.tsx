@@ -10,7 +10,8 @@ import { useAccessContext } from './AccessLayout';
 import { AccountMenu, BusinessSwitch } from './HeaderActions';
 import { Brand } from './Brand';
 import { SideMenu } from './SideMenu';
-import { LAYOUT_HEADER_HEIGHT } from '../table/sizing';
+import { CONTENT_PADDING, LAYOUT_HEADER_HEIGHT } from '../table/sizing';
+import { HEADER_BAR_STYLE } from './headerBar';
 
 type Items = NonNullable<MenuProps['items']>;
 
@@ -36,22 +37,10 @@ function toItems(entries: MenuEntry[], depth = 0): Items {
 const menuRoutes = routesFile.routes.filter((r) => r.layout === 'menu');
 
 const LAYOUT_STYLE = { minHeight: '100vh' };
-const HEADER_STYLE = {
-  position: 'sticky',
-  top: 0,
-  zIndex: 10,
-  display: 'flex',
-  alignItems: 'center',
-  gap: 32,
-  height: LAYOUT_HEADER_HEIGHT,
-  lineHeight: `${LAYOUT_HEADER_HEIGHT}px`,
-  padding: '0 24px',
-  background: '#fff',
-  borderBottom: '1px solid rgba(5, 5, 5, 0.06)',
-} as const;
+const HEADER_STYLE = { ...HEADER_BAR_STYLE, height: LAYOUT_HEADER_HEIGHT, lineHeight: `${LAYOUT_HEADER_HEIGHT}px` };
 const TOP_MENU_STYLE = { flex: 1, minWidth: 0, borderBottom: 'none', lineHeight: `${LAYOUT_HEADER_HEIGHT - 2}px` };
 const SPACER = { flex: 1 };
-const CONTENT_STYLE = { padding: 24, minWidth: 0 };
+const CONTENT_STYLE = { padding: CONTENT_PADDING, minWidth: 0 };
 const ACTIONS = (
   <Space size="large">
     <BusinessSwitch />

@@ -7,6 +7,7 @@ import { iconFor } from '../icons';
 import { useAccessContext } from './AccessLayout';
 import { AccountMenu, BusinessSwitch } from './HeaderActions';
 import { Brand } from './Brand';
+import { HEADER_BAR_STYLE } from './headerBar';
 
 /** Entry links into the menu-layout sections the user may open (shown in the top bar). */
 export const SectionLinks = observer(function SectionLinks() {
@@ -30,9 +31,7 @@ export const SectionLinks = observer(function SectionLinks() {
 export function MineLayout() {
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header
-        style={{ background: '#fff', display: 'flex', alignItems: 'center', gap: 32, padding: '0 24px', borderBottom: '1px solid #f0f0f0', position: 'sticky', top: 0, zIndex: 10 }}
-      >
+      <Layout.Header style={HEADER_BAR_STYLE}>
         <Brand />
         <div style={{ flex: 1 }}>
           <SectionLinks />

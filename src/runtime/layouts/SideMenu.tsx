@@ -3,21 +3,16 @@ import { Button, Layout, Menu, type MenuProps } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { observer } from 'mobx-react-lite';
 import { useStores } from '../context';
-import { LAYOUT_HEADER_HEIGHT } from '../table/sizing';
+import { LAYOUT_HEADER_HEIGHT, SIDER_FOLD_BELOW, SIDER_FOLDED_WIDTH, SIDER_WIDTH } from '../table/sizing';
 
 type Items = NonNullable<MenuProps['items']>;
 
-/** Width of the side menu, and of its folded form (icons only). */
-export const SIDER_WIDTH = 208;
-const FOLDED_WIDTH = 64;
-/** Below this window width (antd's `xl`) the side menu starts folded, so lists get the width. */
-const FOLD_BELOW = 1200;
 
 const SIDER_STYLE = {
   position: 'sticky',
   top: LAYOUT_HEADER_HEIGHT,
   height: `calc(100vh - ${LAYOUT_HEADER_HEIGHT}px)`,
-  borderRight: '1px solid rgba(5, 5, 5, 0.06)',
+  borderRight: '1px solid #f0f0f0',
 } as const;
 const SIDER_BODY = { display: 'flex', flexDirection: 'column', height: '100%' } as const;
 const MENU_STYLE = { flex: 1, overflowY: 'auto', overflowX: 'hidden', borderInlineEnd: 'none' } as const;
@@ -30,14 +25,15 @@ const FOLD_STYLE = { margin: 8, alignSelf: 'flex-start' } as const;
  */
 export const SideMenu = observer(function SideMenu({ items, selectedKeys }: { items: Items; selectedKeys: string[] }) {
   const { nav } = useStores();
-  const [folded, setFolded] = useState(() => typeof window !== 'undefined' && window.innerWidth < FOLD_BELOW);
+  const [folded, setFolded] = useState(() => typeof window !== 'undefined' && window.innerWidth < SIDER_FOLD_BELOW);
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   return (
     <Layout.Sider
       theme="light"
       width={SIDER_WIDTH}
-      collapsedWidth={FOLDED_WIDTH}
+      collapsedWidth={SIDER_FOLDED_WIDTH}
       collapsed={folded}
+      // antd's xl breakpoint is SIDER_FOLD_BELOW (1200 px).
       breakpoint="xl"
       onBreakpoint={setFolded}
       trigger={null}

@@ -1,4 +1,5 @@
 import type { ProColumns } from '@ant-design/pro-components';
+import { CONTENT_PADDING, SIDER_FOLD_BELOW, SIDER_FOLDED_WIDTH, SIDER_WIDTH } from './sizing';
 
 /** Request params from the search form: filter values by name (date ranges as [from, to] day strings). */
 export type SearchValues = Record<string, unknown>;
@@ -22,12 +23,9 @@ export function searchColumns(columns: ProColumns<never>[]): SearchColumn[] {
   return out;
 }
 
-/**
- * The search box's width expected in a window this wide: the content beside the side menu (208 px, 64
- * folded below 1200 px) less its padding (24 px each side).
- */
+/** The search box's width expected in a window this wide: the content beside the side menu, less its padding. */
 export function searchBoxWidth(windowWidth: number): number {
-  return windowWidth - (windowWidth >= 1200 ? 208 : 64) - 48;
+  return windowWidth - (windowWidth >= SIDER_FOLD_BELOW ? SIDER_WIDTH : SIDER_FOLDED_WIDTH) - 2 * CONTENT_PADDING;
 }
 
 /** Filters per row for a form box this wide (ProTable's search form with auto label widths). */

@@ -21,6 +21,12 @@ export const DEFAULT_COLUMN_WIDTH = 120;
 export const MIN_COLUMN_WIDTH = 60;
 /** Height of the console's fixed page header: a horizontally scrolling table's sticky header stops below it. */
 export const LAYOUT_HEADER_HEIGHT = 56;
+/** Width of the menu layout's side menu, folded (icons only) below SIDER_FOLD_BELOW px of window. */
+export const SIDER_WIDTH = 208;
+export const SIDER_FOLDED_WIDTH = 64;
+export const SIDER_FOLD_BELOW = 1200;
+/** Padding of the menu layout's content box, each side. */
+export const CONTENT_PADDING = 24;
 
 /** Horizontal padding of a table cell (antd: 16 px each side). */
 const CELL_PADDING = 32;
