@@ -127,12 +127,6 @@ export default defineConfig(({ command }) => ({
               priority: 3,
             },
             { name: 'vendor', tags: ['$initial'], test: /node_modules[\\/]/, priority: 2 },
-            // The colour picker ProField imports (for a value type the console does not use) in a chunk of
-            // its own beside the table page's: since the menu layout no longer shares ProComponents' code,
-            // the table page's chunk holds it all and would pass the 150 kB per-chunk budget. Lowest
-            // priority: what the groups above take (React, the initial libraries) never moves in here
-            // with the picker's dependencies.
-            { name: 'pro-color', test: /node_modules[\\/](@chenshuai2144|tinycolor2|reactcss)[\\/]/, priority: 1 },
           ],
         },
       },

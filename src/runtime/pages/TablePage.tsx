@@ -2,8 +2,8 @@ import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from '
 import { useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
-import type { ActionType, ProColumns } from '@ant-design/pro-components';
-import { ConsoleTable, actionColumnWidth, suggestedColumnWidth } from '../table';
+import type { ProColumns } from '@ant-design/pro-components';
+import { ConsoleTable, actionColumnWidth, suggestedColumnWidth, type TableAction } from '../table';
 import { useTableExport } from '../table/ExportButton';
 import { observer } from 'mobx-react-lite';
 import type { TableSchema } from '../../schema/types';
@@ -54,7 +54,7 @@ export interface TablePageProps {
 export const TablePage = observer(function TablePage({ schema, rowActions, rowActionLabels, cellRender, emptyText }: TablePageProps) {
   const { user } = useStores();
   const navigate = useNavigate();
-  const actionRef = useRef<ActionType>();
+  const actionRef = useRef<TableAction>();
   const lastQuery = useRef<Record<string, string | number>>({});
   const [dialogForm, setDialogForm] = useState<string>();
   const biz = user.currentBusiness;

@@ -1,53 +1,96 @@
-import { useCallback, useMemo, useRef, useState, type MutableRefObject } from 'react';
-import type { TablePaginationConfig } from 'antd';
-import { ProTable, type ActionType, type ParamsType, type ProColumns, type ProTableProps, type RequestData } from '@ant-design/pro-components';
+import { useCallback, useEffect, useMemo, useRef, useState, type Key, type MutableRefObject, type ReactNode } from 'react';
+import { Space, Table, type TablePaginationConfig, type TableProps } from 'antd';
+import type { ProColumns } from '@ant-design/pro-components';
 import { ResizableTitle } from './ResizableTitle';
 import { LightTable, lightTableCan } from './LightTable';
 import { SearchForm } from './SearchForm';
+import { TableToolbar, type Density } from './TableToolbar';
+import { applyColumnsState, settableColumns, type ColumnsStateControl, type ColumnsStateMap } from './columnsState';
+import { useListData, type ListRequest, type ListRequestData, type SortParams, type TableAction } from './useListData';
 import { searchBoxWidth, searchColumns, toSearchParams, type SearchValues } from './searchParams';
-import { applyWidths, buildColumns, isShownInTable, type ColumnWidths } from './columns';
+import { applyWidths, buildColumns, columnKey, isShownInTable, type ColumnWidths } from './columns';
 import { DEFAULT_PAGE_SIZE, LAYOUT_HEADER_HEIGHT, SELECTION_COLUMN_WIDTH, paginationConfig, rowsOnPage, scrollY, tableWidthPlan } from './sizing';
 import { useWindowSize } from './useWindowSize';
 import { paginationLabels, useTranslation, type Language } from '../i18n';
 
-/** What `request` may resolve: ProTable's result plus the gateway's "the total is an estimate" flag. */
-export type ConsoleRequestData<T> = Partial<RequestData<T>> & {
-  /** The total is an estimate: the pager reads 约 N 条 instead of 共 N 条. */
-  estimated?: boolean;
-  /** The gateway's own name for the same flag. */
-  totalIsEstimate?: boolean;
-};
+/** What `request` may resolve: a page of rows, the total and the gateway's "the total is an estimate" flag. */
+export type ConsoleRequestData<T> = ListRequestData<T>;
+export type { TableAction };
 
-type RequestFn<T, U> = NonNullable<ProTableProps<T, U>['request']>;
+type Params = Record<string, unknown>;
+type Row = Record<string, any>;
 
-export type ConsoleTableProps<T extends Record<string, any>, U extends ParamsType = ParamsType> = Omit<
-  ProTableProps<T, U>,
-  'request' | 'pagination'
-> & {
+export interface ConsoleTableProps<T extends Row, U extends Params = Params> {
+  columns?: ProColumns<T>[];
+  rowKey?: string | ((record: T, index?: number) => Key);
+  /** Loads a page; without it the table shows `dataSource` (paged here when longer than a page). */
+  request?: ListRequest<T, U>;
+  dataSource?: T[];
+  /** Extra request params, merged over the search form's values. */
+  params?: U;
+  onLoad?: (rows: T[]) => void;
+  /** `false`: no search form; otherwise the form starts folded unless `defaultCollapsed` is false. */
+  search?: false | { defaultCollapsed?: boolean; labelWidth?: unknown };
+  /** The search form's first values (from the URL). */
+  form?: { initialValues?: Params };
+  actionRef?: MutableRefObject<TableAction | undefined>;
+  headerTitle?: ReactNode;
+  /** The page's toolbar buttons. */
+  toolBarRender?: () => ReactNode[];
+  /** Controlled column settings (the export follows the columns shown). */
+  columnsState?: ColumnsStateControl;
   /** Fixed vertical scroll height (px) used instead of "window height − 324" once there are more than 6 rows. */
   maxHeight?: number;
-  request?: (...args: Parameters<RequestFn<T, U>>) => Promise<ConsoleRequestData<T>>;
   /**
    * `false` turns paging off. An object is merged over the console pagination (e.g. `defaultPageSize`,
    * `total` for server-paged `dataSource`); its `onChange` is called as well.
    */
   pagination?: false | TablePaginationConfig;
-};
+  rowSelection?: TableProps<T>['rowSelection'];
+  scroll?: TableProps<T>['scroll'];
+  components?: TableProps<T>['components'];
+  locale?: TableProps<T>['locale'];
+}
 
 interface PageState {
   current: number;
   pageSize: number;
 }
 
+/** The sort a table starts with: the column with a (default) sort order. */
+function initialSort(columns: ProColumns<never>[]): SortParams {
+  const c = columns.find((x) => x.sorter && (x.sortOrder || x.defaultSortOrder));
+  return c && typeof c.dataIndex === 'string' ? { [c.dataIndex]: (c.sortOrder ?? c.defaultSortOrder) as 'ascend' | 'descend' } : {};
+}
+
+/** ProColumns as antd's table takes them: the 操作 column's links spaced, empty text cells as '-'. */
+function toTableColumns<T>(columns: ProColumns<T>[]): NonNullable<TableProps<T>['columns']> {
+  return columns
+    .filter((c) => isShownInTable(c as ProColumns<never>))
+    .map((c, i) => {
+      const { render, valueType, hideInSearch: _h, hideInTable: _t, search: _s, valueEnum: _v, request: _r, fieldProps: _f, formItemProps: _fi, ...rest } = c as ProColumns<T> & Record<string, unknown>;
+      return {
+        ...(rest as object),
+        key: columnKey(c, i),
+        sorter: c.sorter ? true : undefined,
+        render: (value: unknown, record: T, index: number) => {
+          const dom = (value === undefined || value === null || value === '' ? '-' : value) as ReactNode;
+          const out = render ? render(dom, record, index, undefined as never, undefined as never) : dom;
+          return valueType === 'option' && Array.isArray(out) ? <Space size={16}>{out}</Space> : out;
+        },
+      };
+    }) as NonNullable<TableProps<T>['columns']>;
+}
+
 /**
- * The console's list table: ProTable with the spec's pagination (30/50/100, quick jumper, 共 N 条),
- * window-sized scrolling, fixed columns only while scrolling horizontally, resizable columns and
- * truncated text with tooltips. ProTable loads the pages and draws the toolbar; the search form
- * (SearchForm) and the table (LightTable, or antd's Table when it asks for more) are the console's.
- * Everything else is passed to ProTable unchanged.
+ * The console's list table: the search form (SearchForm), a toolbar (title, the page's buttons, 刷新,
+ * 密度, 列设置), the table (LightTable, or antd's Table when it asks for more) with the spec's pagination
+ * (30/50/100, quick jumper, 共 N 条), window-sized scrolling, fixed columns only while scrolling
+ * sideways, resizable columns and truncated text with tooltips. Pages load through `request`
+ * (useListData). Drawn by the console, not ProTable (docs/decisions.md, "A list is drawn by the console").
  */
-export function ConsoleTable<T extends Record<string, any>, U extends ParamsType = ParamsType>(props: ConsoleTableProps<T, U>) {
-  const { maxHeight, request, pagination, columns, components, scroll, rowSelection, dataSource, onLoad, search, form, params, actionRef: userActionRef, ...rest } = props;
+export function ConsoleTable<T extends Row, U extends Params = Params>(props: ConsoleTableProps<T, U>) {
+  const { maxHeight, request, pagination, columns: rawColumns, components, scroll, rowSelection, dataSource, onLoad, search, form, params, actionRef, rowKey, headerTitle, toolBarRender, locale } = props;
   const userPagination = pagination === false ? undefined : pagination;
   const { width: windowWidth, height: windowHeight } = useWindowSize();
   // Pagination labels follow the language (zh-CN by default; en-US has the spec's English labels).
@@ -62,144 +105,142 @@ export function ConsoleTable<T extends Record<string, any>, U extends ParamsType
     pageSize: userPagination?.pageSize ?? userPagination?.defaultPageSize ?? DEFAULT_PAGE_SIZE,
   }));
   const [widths, setWidths] = useState<ColumnWidths>({});
-  // Rows of the page last loaded; before the first load a page is expected to be full (the usual case). A
-  // table laid out for no rows switched to a scrolling body with a fixed header once they came, and antd
-  // built the table a second time (about 100 ms of the first list page).
-  const [loadedRows, setLoadedRows] = useState<number>();
-  const [estimated, setEstimated] = useState(false);
+  const [density, setDensity] = useState<Density>('large');
+  const [ownColumnsState, setOwnColumnsState] = useState<ColumnsStateMap>({});
+  const columnsState = props.columnsState?.value ?? ownColumnsState;
+  const setColumnsState = props.columnsState?.onChange ?? setOwnColumnsState;
+  const allColumns = useMemo(() => (rawColumns ?? []) as ProColumns<T>[], [rawColumns]);
+  const [sort, setSort] = useState<SortParams>(() => initialSort(allColumns as ProColumns<never>[]));
 
-  // The search form is the console's (SearchForm); ProTable gets its values as params. Its first values
-  // (from the URL) are the params of the first load.
-  const ownActionRef = useRef<ActionType>();
-  const actionRef = (userActionRef && typeof userActionRef === 'object' ? userActionRef : ownActionRef) as MutableRefObject<ActionType | undefined>;
+  // The search form's values are the request's params; its first values (from the URL) those of the first load.
   const [searchParams, setSearchParams] = useState<SearchValues>(() =>
-    search === false ? {} : toSearchParams(searchColumns((columns ?? []) as ProColumns<never>[]), (form?.initialValues ?? {}) as Record<string, unknown>),
+    search === false ? {} : toSearchParams(searchColumns(allColumns as ProColumns<never>[]), (form?.initialValues ?? {}) as Params),
   );
-  const searchKey = useRef(JSON.stringify(searchParams));
-  const onSearch = useCallback((next: SearchValues) => {
-    const key = JSON.stringify(next);
-    const same = key === searchKey.current;
-    searchKey.current = key;
-    setSearchParams(next);
-    // A search starts again on page 1; the same search again reloads the page shown.
-    const action = actionRef.current;
-    if (action?.pageInfo && action.pageInfo.current !== 1) action.setPageInfo?.({ current: 1 });
-    else if (same) void action?.reload();
-  }, [actionRef]);
   const mergedParams = useMemo(() => ({ ...searchParams, ...params }) as U, [searchParams, params]);
-
-  // Latest request in a ref, so the wrapper keeps one identity across renders.
-  const requestRef = useRef(request);
-  requestRef.current = request;
-  const hasRequest = !!request;
-  const wrappedRequest = useCallback<RequestFn<T, U>>(async (params, sort, filter) => {
-    const fn = requestRef.current;
-    if (!fn) return { data: [], success: true, total: 0 };
-    const result = await fn(params, sort, filter);
-    setEstimated(result?.estimated === true || result?.totalIsEstimate === true);
-    return result;
-  }, []);
-
-  const handleLoad = useCallback(
-    (data: T[]) => {
-      setLoadedRows(data.length);
-      onLoad?.(data);
+  const data = useListData<T, U>({
+    request,
+    params: mergedParams,
+    sort,
+    current: page.current,
+    pageSize: page.pageSize,
+    onLoad,
+    onPastEnd: (current) => setPage((p) => ({ ...p, current })),
+  });
+  const searchKey = useRef(JSON.stringify(searchParams));
+  const onSearch = useCallback(
+    (next: SearchValues) => {
+      const key = JSON.stringify(next);
+      const same = key === searchKey.current;
+      searchKey.current = key;
+      setSearchParams(next);
+      // A search starts again on page 1; the same search again reloads the page shown.
+      setPage((p) => (p.current === 1 ? p : { ...p, current: 1 }));
+      if (same && page.current === 1) data.reload();
     },
-    [onLoad],
+    [data.reload, page.current],
   );
+
+  const total = userPagination?.total ?? (request ? data.total : (dataSource ?? []).length);
+  useEffect(() => {
+    if (!actionRef) return;
+    actionRef.current = {
+      reload: data.reload,
+      pageInfo: { ...page, total },
+      setPageInfo: (p) => setPage((prev) => ({ ...prev, ...p })),
+    };
+  });
 
   const userOnChange = userPagination?.onChange;
   const onPageChange = useCallback(
     (current: number, pageSize: number) => {
-      // A new page size starts again on page 1 (as ProTable does for request-driven tables).
+      // A new page size starts again on page 1.
       setPage((prev) => {
         const next = pageSize !== prev.pageSize ? { current: 1, pageSize } : { current, pageSize };
-        // ProTable also reports unchanged page info (e.g. after each load); keep the state then.
         return next.current === prev.current && next.pageSize === prev.pageSize ? prev : next;
       });
       userOnChange?.(current, pageSize);
     },
     [userOnChange],
   );
+  const onTableChange = useCallback<NonNullable<TableProps<T>['onChange']>>((_p, _f, sorter, extra) => {
+    if (extra.action !== 'sort') return;
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    const field = s?.field ?? s?.columnKey;
+    setSort(s?.order && field !== undefined ? { [String(field)]: s.order } : {});
+    setPage((p) => (p.current === 1 ? p : { ...p, current: 1 }));
+  }, []);
 
-  const dataLength = dataSource ? dataSource.length : loadedRows ?? page.pageSize;
+  const rows = request ? data.rows : dataSource ?? [];
+  const dataLength = request ? (data.loading && data.rows.length === 0 ? page.pageSize : data.rows.length) : rows.length;
   const rowCount = pagination === false ? dataLength : rowsOnPage(dataLength, page.current, page.pageSize);
 
-  const selectionWidth = rowSelection
-    ? typeof rowSelection.columnWidth === 'number'
-      ? rowSelection.columnWidth
-      : SELECTION_COLUMN_WIDTH
-    : 0;
-
+  const selectionWidth = rowSelection ? (typeof rowSelection.columnWidth === 'number' ? rowSelection.columnWidth : SELECTION_COLUMN_WIDTH) : 0;
   const onResize = useCallback((key: string, width: number) => setWidths((w) => ({ ...w, [key]: width })), []);
 
-  const { finalColumns, scrollX } = useMemo(() => {
-    const cols = (columns ?? []) as ProColumns<T>[];
+  const { tableColumns, scrollX, settings } = useMemo(() => {
+    const cols = applyColumnsState(allColumns, columnsState);
     const shown = applyWidths(cols, widths).filter((c) => isShownInTable(c as ProColumns<never>));
     const plan = tableWidthPlan({ windowWidth, columns: shown, selectionWidth });
-    return { finalColumns: buildColumns(cols, widths, plan, { onResize }), scrollX: plan.scrollX };
-  }, [columns, widths, windowWidth, selectionWidth, onResize]);
+    return {
+      tableColumns: toTableColumns(buildColumns(cols, widths, plan, { onResize })),
+      scrollX: plan.scrollX,
+      settings: settableColumns(allColumns).map(({ col, key }) => ({ key, title: col.title as ReactNode, fixed: !!col.fixed })),
+    };
+  }, [allColumns, columnsState, widths, windowWidth, selectionWidth, onResize]);
 
   const y = scrollY({ windowHeight, rowCount, maxHeight });
   const mergedScroll = { ...(scrollX !== undefined ? { x: scrollX } : {}), ...(y !== undefined ? { y } : {}), ...scroll };
-
   const mergedPagination =
     pagination === false
       ? false
-      : {
-          ...paginationConfig({ ...page, onChange: onPageChange, estimated, labels, totalText }),
-          ...(userPagination?.total !== undefined ? { total: userPagination.total } : {}),
-        };
+      : { ...paginationConfig({ ...page, onChange: onPageChange, estimated: data.estimated, labels, totalText }), total };
+  const mergedComponents = { ...components, header: { ...components?.header, cell: ResizableTitle } } as TableProps<T>['components'];
 
-  const mergedComponents = {
-    ...components,
-    header: { ...components?.header, cell: ResizableTitle },
-  } as ProTableProps<T, U>['components'];
+  const tableProps: TableProps<T> = {
+    columns: tableColumns,
+    dataSource: rows,
+    rowKey: rowKey as TableProps<T>['rowKey'],
+    loading: request ? data.loading : false,
+    pagination: mergedPagination,
+    onChange: onTableChange,
+    scroll: mergedScroll,
+    components: mergedComponents,
+    size: density,
+    locale,
+    rowSelection,
+    // Columns keep their widths and cut their text with "…" (buildColumns).
+    tableLayout: 'fixed',
+    // A table wider than the page scrolls sideways: its scroll bar stays at the bottom of the window and
+    // its header below the page header, so the columns past the fixed 操作 column are always within reach.
+    sticky: scrollX !== undefined ? { offsetHeader: LAYOUT_HEADER_HEIGHT, offsetScroll: 0 } : undefined,
+  };
 
-  // A table wider than the page scrolls sideways: its scroll bar stays at the bottom of the window and its
-  // header below the page header, so the columns past the fixed 操作 column are always within reach.
-  const sticky = scrollX !== undefined ? { offsetHeader: LAYOUT_HEADER_HEIGHT, offsetScroll: 0 } : undefined;
-
-  // The table itself is the console's LightTable when it can draw it (ProTable keeps the search form, the
-  // toolbar, the column settings and the loading of pages); antd's Table otherwise.
-  const rowKey = rest.rowKey;
-  const tableViewRender = useCallback<NonNullable<ProTableProps<T, U>['tableViewRender']>>(
-    (tableProps, defaultDom) =>
-      lightTableCan(tableProps as never) ? <LightTable {...(tableProps as object)} rowKey={rowKey as never} /> : defaultDom,
-    [rowKey],
-  );
-
-  const searchConfig = search === false ? undefined : search;
   return (
     <>
-    {search !== false ? (
-      <SearchForm<T>
-        columns={(columns ?? []) as ProColumns<T>[]}
-        initialValues={form?.initialValues}
-        defaultCollapsed={searchConfig?.defaultCollapsed ?? true}
-        width={searchBoxWidth(windowWidth)}
-        onSearch={onSearch}
-      />
-    ) : null}
-    <ProTable<T, U>
-      tableViewRender={tableViewRender}
-      search={false}
-      params={mergedParams}
-      actionRef={actionRef}
-      sticky={sticky}
-      // Columns keep their widths and cut their text with "…" (buildColumns): antd lays a table out this
-      // way on its own only for columns with `ellipsis`, which ProTable answers with a Typography per cell.
-      tableLayout="fixed"
-      {...rest}
-      columns={finalColumns}
-      dataSource={dataSource}
-      request={hasRequest ? wrappedRequest : undefined}
-      onLoad={handleLoad}
-      rowSelection={rowSelection}
-      pagination={mergedPagination}
-      scroll={mergedScroll}
-      components={mergedComponents}
-    />
+      {search !== false ? (
+        <SearchForm<T>
+          columns={allColumns}
+          initialValues={form?.initialValues}
+          defaultCollapsed={search?.defaultCollapsed ?? true}
+          width={searchBoxWidth(windowWidth)}
+          onSearch={onSearch}
+        />
+      ) : null}
+      <div style={CARD} className="console-table">
+        <TableToolbar
+          title={headerTitle}
+          actions={toolBarRender ? toolBarRender() : undefined}
+          onReload={request ? data.reload : () => undefined}
+          density={density}
+          onDensity={setDensity}
+          columns={settings}
+          columnsState={columnsState}
+          onColumnsState={setColumnsState}
+        />
+        {lightTableCan(tableProps as TableProps<Row>) ? <LightTable {...(tableProps as TableProps<Row>)} /> : <Table<T> {...tableProps} />}
+      </div>
     </>
   );
 }
+
+const CARD = { background: '#fff', borderRadius: 8, padding: '0 24px 8px' } as const;

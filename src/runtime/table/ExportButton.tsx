@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { Button, Dropdown, Space } from 'antd';
 import { DownOutlined, DownloadOutlined } from '@ant-design/icons';
-import type { ColumnsState } from '@ant-design/pro-components';
+import type { ColumnsStateControl, ColumnsStateMap } from './columnsState';
 import type { TableSchema } from '../../schema/types';
 import { api, ApiError, authHeaders } from '../../services/request';
 import { serviceUrl } from '../../services/endpoints';
@@ -23,7 +23,7 @@ function size(bytes: number): string {
 }
 
 /** The table's columns the user sees now (column settings applied), in their shown order. */
-export function visibleColumns(schema: TableSchema, state: Record<string, ColumnsState>): string[] {
+export function visibleColumns(schema: TableSchema, state: ColumnsStateMap): string[] {
   return schema.columns
     .map((c, i) => ({ c, i }))
     .filter(({ c }) => !c.hideInTable && c.valueType !== 'dateRange' && state[c.dataIndex]?.show !== false)
@@ -85,7 +85,7 @@ export async function downloadExport(url: string, format: ExportFormat, fallback
 
 export interface TableExport {
   /** ProTable's column settings, kept here so the export knows which columns are shown. */
-  columnsState?: { value: Record<string, ColumnsState>; onChange: (v: Record<string, ColumnsState>) => void };
+  columnsState?: ColumnsStateControl;
   /** The toolbar button (导出 Excel, with 导出 CSV in its menu), or undefined when the list cannot be exported. */
   button?: JSX.Element;
 }
@@ -96,7 +96,7 @@ export interface TableExport {
  * list's last load.
  */
 export function useTableExport(schema: TableSchema, getQuery: () => Query): TableExport {
-  const [columns, setColumns] = useState<Record<string, ColumnsState>>({});
+  const [columns, setColumns] = useState<ColumnsStateMap>({});
   const [busy, setBusy] = useState(false);
   const running = useRef(false);
   const enabled = Boolean(schema.entity) && schema.exportable !== false;

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import dayjs from 'dayjs';
-import { proFieldParsingText, type ProColumns } from '@ant-design/pro-components';
+import { Badge } from 'antd';
+import type { ProColumns } from '@ant-design/pro-components';
 import type { TableColumn } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
 import { formatValue } from '../format';
@@ -11,6 +12,21 @@ import { ListLink } from './ListLink';
 type Row = Record<string, unknown>;
 
 const DIGITS = new Intl.NumberFormat();
+
+type EnumEntry = { text?: ReactNode; status?: string; color?: string };
+const BADGE_STATUS = new Set(['success', 'error', 'default', 'processing', 'warning']);
+
+/** An option's label, as a coloured status dot when the option has a status (or a colour); else the value. */
+function enumText(value: unknown, valueEnum: Record<string, EnumEntry | ReactNode>): ReactNode {
+  const entry = valueEnum[String(value)];
+  if (entry === undefined || entry === null) return value as ReactNode;
+  if (typeof entry !== 'object' || !('text' in entry || 'status' in entry)) return entry as ReactNode;
+  const { text, status, color } = entry as EnumEntry;
+  const s = status?.toLowerCase();
+  if (s && BADGE_STATUS.has(s)) return <Badge status={s as 'success'} text={text} />;
+  if (color) return <Badge color={color} text={text} />;
+  return text ?? (value as ReactNode);
+}
 
 /**
  * What a list cell shows for a value of a ProTable value type: the text ProTable's read-only field of that
@@ -23,7 +39,7 @@ export function cellText(value: unknown, valueType: string | undefined, valueEnu
   if (value === null || value === undefined || value === '') return '-';
   switch (valueType) {
     case 'select':
-      return valueEnum ? proFieldParsingText(value as string, valueEnum as Record<string, unknown> as never) : String(value);
+      return valueEnum ? enumText(value, valueEnum as Record<string, EnumEntry>) : String(value);
     case 'date':
       return dayjs(value as string).format('YYYY-MM-DD');
     case 'dateTime':

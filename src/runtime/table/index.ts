@@ -1,4 +1,5 @@
-export { ConsoleTable, type ConsoleTableProps, type ConsoleRequestData } from './ConsoleTable';
+export { ConsoleTable, type ConsoleTableProps, type ConsoleRequestData, type TableAction } from './ConsoleTable';
+export { applyColumnsState, moveColumn, type ColumnState, type ColumnsStateMap, type ColumnsStateControl } from './columnsState';
 export { buildColumns, applyWidths, columnKey, type ColumnWidths, type BuildColumnsOptions } from './columns';
 export { ResizableTitle, KEYBOARD_RESIZE_STEP, RESIZE_HANDLE_LABEL, type ResizableTitleProps } from './ResizableTitle';
 export { EllipsisCell, isOverflowing, type EllipsisCellProps } from './EllipsisCell';
