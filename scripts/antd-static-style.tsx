@@ -10,15 +10,14 @@
  * whose path is listed is neither computed nor inserted. antd's static extraction
  * (@ant-design/static-style-extract) renders every antd component once on the server under our
  * ConfigProvider (the same theme as the console's, so the hashes match) and returns that file. The
- * console's ProComponents (layout, table with its search form, toolbar and pager) and Formily inputs are
- * rendered with it, since their styles go through the same runtime. A style that is not in the file (a
+ * shapes the console renders (the menu layout, a list's table, toolbar and pager) and Formily's inputs
+ * are rendered with it, since their styles go through the same runtime. A style that is not in the file (a
  * popup antd leaves out of the extraction, another theme) is still inserted at run time as before.
  */
 import React from 'react';
 import { extractStyle } from '@ant-design/static-style-extract';
-import { Button, ConfigProvider, Drawer, Dropdown, Layout, Menu, Modal, Popconfirm, Popover, Space, Spin, Tag, Tooltip, message, notification } from 'antd';
+import { Badge, Button, Checkbox, ConfigProvider, Divider, Drawer, Dropdown, Layout, Menu, Modal, Popconfirm, Popover, Space, Spin, Table, Tag, Tooltip, message, notification } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import { ProTable } from '@ant-design/pro-components';
 import { createForm } from '@formily/core';
 import { createSchemaField } from '@formily/react';
 import { ArrayTable, DatePicker, Form, FormButtonGroup, FormItem, Input, NumberPicker, Password, Select, Submit, Switch } from '@formily/antd-v5';
@@ -70,7 +69,7 @@ const headerActions = () => [
 
 /**
  * The components antd's extraction leaves out (popups, which it does not render) or renders in one shape
- * only, the ProComponents and Formily inputs the console renders, in the shapes it renders them.
+ * only, and the Formily inputs the console renders, in the shapes it renders them.
  */
 function ConsoleComponents() {
   const form = createForm({ initialValues: { rows: [{ n: '' }] } });
@@ -106,17 +105,17 @@ function ConsoleComponents() {
             <Menu mode="inline" items={MENU_ITEMS} />
           </Layout.Sider>
           <Layout.Content>
-            <ProTable
+            {/* A list (table/ConsoleTable.tsx): the search form, the toolbar with its settings, the table, the pager. */}
+            <Divider type="vertical" />
+            <Checkbox indeterminate>a</Checkbox>
+            <Badge status="success" text="a" />
+            <Table
               rowKey="a"
-              headerTitle="t"
               columns={[
-                { title: 'a', dataIndex: 'a', valueType: 'text', ellipsis: { showTitle: false }, copyable: true },
-                { title: 's', dataIndex: 's', valueType: 'select', valueEnum: { x: { text: 'x', status: 'Success' } } },
-                { title: 'd', dataIndex: 'd', valueType: 'dateRange', hideInTable: true },
-                { title: 'o', key: 'o', valueType: 'option', fixed: 'right' },
+                { title: 'a', dataIndex: 'a', sorter: true, ellipsis: true },
+                { title: 'o', key: 'o', fixed: 'right', width: 100 },
               ]}
-              dataSource={[{ a: '1', s: 'x' }]}
-              search={{ labelWidth: 'auto' }}
+              dataSource={[{ a: '1' }]}
               pagination={{ showSizeChanger: true, showQuickJumper: true, pageSizeOptions: ['30', '50', '100'] }}
               scroll={{ x: 2000, y: 300 }}
               sticky
@@ -134,7 +133,7 @@ function ConsoleComponents() {
   );
 }
 
-/** The CSS text: antd's components, the console's ProComponents and Formily inputs, in the console theme. */
+/** The CSS text: antd's components in the console's shapes and Formily's inputs, in the console theme. */
 export function antdStaticCss(): string {
   // renderToString warns about useLayoutEffect on the server for some components: not our concern here.
   const warn = console.error;

@@ -1,13 +1,14 @@
 import type { TableColumn } from '../schema/types';
+import type { ListValueType } from './table/listColumn';
 
-/** ProTable valueEnum from schema options: { value: { text, status } }. */
+/** A list column's valueEnum from schema options: { value: { text, status } }. */
 export function toValueEnum(options: TableColumn['options']): Record<string, { text: string; status?: string }> | undefined {
   if (!options) return undefined;
   return Object.fromEntries(options.map((o) => [o.value, { text: o.label, status: o.status }]));
 }
 
-/** ProTable valueType for a schema value type (phone/idCard/text render as text). */
-export function proValueType(vt: TableColumn['valueType']): string {
+/** A list column's value type for a schema value type (phone/idCard/text render as text). */
+export function listValueType(vt: TableColumn['valueType']): ListValueType {
   switch (vt) {
     case 'money':
       return 'money';
@@ -27,7 +28,7 @@ export function proValueType(vt: TableColumn['valueType']): string {
 }
 
 /**
- * Turns ProTable's request params into the gateway's query: pagination, text/enum filters as they are,
+ * Turns a list's request params into the gateway's query: pagination, text/enum filters as they are,
  * date filters as `<field>Range=from,to`, sort as sortField/sortOrder.
  */
 export function toQuery(

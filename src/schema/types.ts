@@ -1,5 +1,5 @@
 /**
- * TypeScript types of the schema format under schemas/, for the runtime (ProLayout, ProTable,
+ * TypeScript types of the schema format under schemas/, for the runtime (the menu layout, ConsoleTable,
  * Formily) that renders it. The format itself is described once, by schemas/meta/*.schema.json,
  * which src/schema/validate.ts checks every file against: keep these types in step with it.
  */

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { ListColumn } from '../../src/runtime/table/listColumn';
 import { ConsoleTable } from '../../src/runtime/table';
-import { useAntdDom } from './dom';
+import { setWindowSize, useAntdDom } from './dom';
 
 useAntdDom();
 
@@ -13,16 +13,11 @@ interface Row {
   city: string;
 }
 const rows: Row[] = Array.from({ length: 45 }, (_, i) => ({ id: i + 1, name: `投保人${i + 1}`, city: '上海' }));
-const columns: ProColumns<Row>[] = [
+const columns: ListColumn<Row>[] = [
   { title: '姓名', dataIndex: 'name', width: 300 },
   { title: '城市', dataIndex: 'city', width: 300 },
   { title: '操作', key: 'actions', valueType: 'option', fixed: 'right', width: 100, render: () => [<a key="v">查看</a>] },
 ];
-
-function setWindow(width: number, height: number) {
-  Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
-  Object.defineProperty(window, 'innerHeight', { configurable: true, writable: true, value: height });
-}
 
 /** antd puts scroll.y on the body wrapper as max-height; scroll.x as the inner table's width. */
 function bodyMaxHeight(container: HTMLElement): string {
@@ -36,7 +31,7 @@ function tableWidth(container: HTMLElement): string {
 
 describe('ConsoleTable', () => {
   it('pages 45 rows from request with the spec pagination (共 45 条, 30/50/100)', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     const seen: Array<{ current?: number; pageSize?: number }> = [];
     render(
       <ConsoleTable<Row>
@@ -80,7 +75,7 @@ describe('ConsoleTable', () => {
   });
 
   it('shows 约 N 条 when the request says the total is an estimate', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     render(
       <ConsoleTable<Row>
         rowKey="id"
@@ -93,17 +88,14 @@ describe('ConsoleTable', () => {
   });
 
   it('recomputes the scroll when the window is resized', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     const { container } = render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={rows} />);
     await waitFor(() => expect(screen.getByText('共 45 条')).toBeTruthy());
     // 30 rows on the page → scroll.y = 900 − 324; 700 px of columns fit in 1280 − 282 → no scroll.x.
     expect(bodyMaxHeight(container)).toBe('576px');
     expect(tableWidth(container)).toBe('');
 
-    act(() => {
-      setWindow(900, 700);
-      window.dispatchEvent(new Event('resize'));
-    });
+    act(() => setWindowSize(900, 700));
     await waitFor(() => expect(bodyMaxHeight(container)).toBe('376px'));
     // 700 px > 900 − 282 → horizontal scroll at the column sum (fixed columns: see buildColumns tests;
     // jsdom has no position: sticky, so rc-table renders no fixed-cell classes here).
@@ -111,7 +103,7 @@ describe('ConsoleTable', () => {
   });
 
   it('has no vertical limit with 6 rows or fewer, and maxHeight wins otherwise', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     const { container, unmount } = render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={rows.slice(0, 6)} />);
     await waitFor(() => expect(screen.getByText('共 6 条')).toBeTruthy());
     expect(container.querySelector('.ant-table-body')).toBeNull();
@@ -121,7 +113,7 @@ describe('ConsoleTable', () => {
   });
 
   it('resizes a column with the keyboard on the 调整列宽 handle', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     const { container } = render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={rows.slice(0, 3)} />);
     await waitFor(() => expect(screen.getByText('共 3 条')).toBeTruthy());
     const handles = screen.getAllByRole('separator', { name: '调整列宽' });
@@ -138,7 +130,7 @@ describe('ConsoleTable', () => {
   });
 
   it('counts the selection column: fits without it, scrolls with it', async () => {
-    setWindow(982 + 20, 900); // max width 720: 700 fits, 700 + 32 does not
+    setWindowSize(982 + 20, 900); // max width 720: 700 fits, 700 + 32 does not
     const { container, unmount } = render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={rows.slice(0, 3)} />);
     await waitFor(() => expect(screen.getByText('共 3 条')).toBeTruthy());
     expect(tableWidth(container)).toBe('');
@@ -148,7 +140,7 @@ describe('ConsoleTable', () => {
   });
 
   it('shows the full text in a tooltip only when the cell text overflows', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     const long = { id: 1, name: '一个非常非常长的投保人姓名需要被截断显示', city: '上海' };
     render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={[long]} />);
     const cityCell = await screen.findByText('上海');
@@ -167,7 +159,7 @@ describe('ConsoleTable', () => {
   });
 
   it('resizes a column by dragging the handle, never below 60 px', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={rows.slice(0, 3)} />);
     await waitFor(() => expect(screen.getByText('共 3 条')).toBeTruthy());
     const handle = () => screen.getAllByRole('separator', { name: '调整列宽' })[1];

@@ -26,3 +26,10 @@ export function useAntdDom(): void {
 export function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
+
+/** The window resized to width × height, as a browser reports it (innerWidth/innerHeight, then 'resize'). */
+export function setWindowSize(width: number, height?: number): void {
+  Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+  if (height !== undefined) Object.defineProperty(window, 'innerHeight', { configurable: true, writable: true, value: height });
+  window.dispatchEvent(new Event('resize'));
+}

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { ListColumn } from '../../src/runtime/table/listColumn';
 import { ConsoleTable } from '../../src/runtime/table';
 import { nextSortOrder } from '../../src/runtime/table/LightHeaderCell';
-import { useAntdDom } from './dom';
+import { setWindowSize, useAntdDom } from './dom';
 
 useAntdDom();
 
@@ -14,16 +14,11 @@ interface Row {
   amount: number;
 }
 const rows: Row[] = Array.from({ length: 45 }, (_, i) => ({ id: i + 1, name: `投保人${i + 1}`, amount: (i + 1) * 10 }));
-const columns: ProColumns<Row>[] = [
+const columns: ListColumn<Row>[] = [
   { title: '姓名', dataIndex: 'name', width: 300 },
   { title: '金额', dataIndex: 'amount', width: 300, sorter: true },
   { title: '操作', key: 'actions', valueType: 'option', fixed: 'right', width: 100, render: () => [<a key="v">查看</a>] },
 ];
-
-function setWindow(width: number, height: number) {
-  Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
-  Object.defineProperty(window, 'innerHeight', { configurable: true, writable: true, value: height });
-}
 
 type Seen = { current?: number; pageSize?: number; sort: Record<string, string | null> };
 
@@ -53,7 +48,7 @@ const firstRowText = () => document.querySelector('.ant-table-tbody tr.ant-table
 
 describe('the console-drawn list table (LightTable)', () => {
   it('cycles a sortable header through ascending, descending and none, asking the gateway each time from page 1', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     const { seen } = renderServerTable();
     await waitFor(() => expect(screen.getByText('共 45 条')).toBeTruthy());
     fireEvent.click(screen.getByTitle('Next Page'));
@@ -79,7 +74,7 @@ describe('the console-drawn list table (LightTable)', () => {
   });
 
   it('draws rows with their keys, and the 操作 column fixed on the right only while the table scrolls sideways', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     const wide = renderServerTable();
     await waitFor(() => expect(screen.getByText('共 45 条')).toBeTruthy());
     expect(document.querySelector('.ant-table-tbody tr.ant-table-row')?.getAttribute('data-row-key')).toBe('1');
@@ -88,7 +83,7 @@ describe('the console-drawn list table (LightTable)', () => {
     expect(document.querySelectorAll('.ant-table-cell-fix-right').length).toBe(0);
     wide.unmount();
 
-    setWindow(700, 900);
+    setWindowSize(700, 900);
     renderServerTable();
     await waitFor(() => expect(screen.getByText('共 45 条')).toBeTruthy());
     const fixedCells = [...document.querySelectorAll<HTMLElement>('.ant-table-cell-fix-right')];
@@ -100,8 +95,8 @@ describe('the console-drawn list table (LightTable)', () => {
   });
 
   it('places columns fixed on the left by the widths before them', async () => {
-    setWindow(600, 900);
-    const left: ProColumns<Row>[] = [
+    setWindowSize(600, 900);
+    const left: ListColumn<Row>[] = [
       { title: '编号', dataIndex: 'id', width: 80, fixed: 'left' },
       { title: '姓名', dataIndex: 'name', width: 120, fixed: 'left' },
       ...columns.slice(1),
@@ -116,7 +111,7 @@ describe('the console-drawn list table (LightTable)', () => {
   });
 
   it('shows the empty text and no pager for an empty list', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} request={async () => ({ data: [], total: 0, success: true })} locale={{ emptyText: '还没有订单' }} />);
     await waitFor(() => expect(screen.getByText('还没有订单')).toBeTruthy());
     expect(document.querySelector('.ant-table-placeholder')).not.toBeNull();
@@ -124,7 +119,7 @@ describe('the console-drawn list table (LightTable)', () => {
   });
 
   it('leaves a table with row selection to antd', async () => {
-    setWindow(1280, 900);
+    setWindowSize(1280, 900);
     render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={rows.slice(0, 3)} rowSelection={{}} />);
     await waitFor(() => expect(screen.getByText('共 3 条')).toBeTruthy());
     expect(document.querySelectorAll('.ant-table-tbody .ant-checkbox-input').length).toBe(3);

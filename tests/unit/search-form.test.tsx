@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import dayjs from 'dayjs';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { AnyListColumn, ListColumn } from '../../src/runtime/table/listColumn';
 import { ConsoleTable } from '../../src/runtime/table';
 import { searchBoxWidth, searchColumnCount, searchColumns, toSearchParams } from '../../src/runtime/table/searchParams';
-import { useAntdDom } from './dom';
+import { setWindowSize, useAntdDom } from './dom';
 
 useAntdDom();
 
@@ -14,7 +14,7 @@ interface Row {
   orderNo: string;
 }
 
-const columns: ProColumns<Row>[] = [
+const columns: ListColumn<Row>[] = [
   { title: '订单号', dataIndex: 'orderNo', width: 200, hideInSearch: true },
   { title: '订单号', dataIndex: 'orderNo', hideInTable: true },
   { title: '保险方案', dataIndex: 'productName', hideInTable: true },
@@ -25,7 +25,7 @@ const columns: ProColumns<Row>[] = [
 
 describe('the search form of a list', () => {
   it('takes the filters from the columns and turns their values into request params', () => {
-    const fields = searchColumns(columns as ProColumns<never>[]);
+    const fields = searchColumns(columns as AnyListColumn[]);
     expect(fields.map((f) => f.name)).toEqual(['orderNo', 'productName', 'payStatus', 'createdAt__range']);
     const params = toSearchParams(fields, {
       orderNo: 'OD1',
@@ -46,7 +46,7 @@ describe('the search form of a list', () => {
   });
 
   it('keeps one filter in view in a narrow window', async () => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: 500 });
+    setWindowSize(500);
     render(<ConsoleTable<Row> rowKey="id" columns={columns} request={async () => ({ data: [], total: 0, success: true })} />);
     await waitFor(() => expect(screen.getByTestId('list-search-toggle')).toBeTruthy());
     expect(document.querySelectorAll('[data-testid=list-search] .ant-form-item-label').length).toBe(1);
@@ -54,7 +54,7 @@ describe('the search form of a list', () => {
   });
 
   it('searches from page 1 with the values entered, folds the filters past the first row, and 重置 clears them', async () => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: 1440 });
+    setWindowSize(1440);
     const seen: Array<Record<string, unknown>> = [];
     render(
       <ConsoleTable<Row>

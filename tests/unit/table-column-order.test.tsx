@@ -2,13 +2,13 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { ListColumn } from '../../src/runtime/table/listColumn';
 import { loadSchemaFiles } from '../../src/schema/load-node';
 import { orderColumns, resolveTable } from '../../src/schema/resolve';
 import type { TableSchemaFile } from '../../src/schema/types';
 import { buildEntityRegistry } from '../../src/shared/entity/registry';
 import { ConsoleTable, suggestedColumnWidth } from '../../src/runtime/table';
-import { useAntdDom } from './dom';
+import { setWindowSize, useAntdDom } from './dom';
 
 useAntdDom();
 
@@ -52,12 +52,11 @@ describe('a field added to an entity that a table lists with "*"', () => {
   });
 
   it('renders before the 操作 column in a table wider than the window', async () => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: 1440 });
-    Object.defineProperty(window, 'innerHeight', { configurable: true, writable: true, value: 900 });
+    setWindowSize(1440, 900);
     const { files, reg } = withField('insured-person', 'employeeNo', { type: 'string', label: '工号', maxLength: 20, search: 'contains' });
     const table = resolveTable(files['schemas/tables/insured-persons.json'] as TableSchemaFile, reg);
     // as TablePage builds them: the schema's columns, then the 操作 column pinned right
-    const columns: ProColumns<Record<string, unknown>>[] = [
+    const columns: ListColumn<Record<string, unknown>>[] = [
       ...table.columns.map((c) => ({ title: c.title, dataIndex: c.dataIndex, key: c.dataIndex, width: c.width ?? suggestedColumnWidth(c), fixed: c.fixed })),
       { title: '操作', key: '__actions', valueType: 'option', fixed: 'right', width: 180, render: () => [<a key="e">修改信息</a>] },
     ];

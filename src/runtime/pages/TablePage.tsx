@@ -2,7 +2,7 @@ import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from '
 import { useNavigate } from 'react-router-dom';
 import { Button, Modal, Popconfirm, Space, Spin } from 'antd';
 import { message } from '../feedback';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { ListColumn } from '../table/listColumn';
 import { ConsoleTable, actionColumnWidth, suggestedColumnWidth, type TableAction } from '../table';
 import { useTableExport } from '../table/ExportButton';
 import { observer } from 'mobx-react-lite';
@@ -12,7 +12,7 @@ import { matchesWhen } from '../../schema/when';
 import { api, ApiError } from '../../services/request';
 import { useStores } from '../context';
 import { allowedFor } from '../access';
-import { isDateColumn, proValueType, toQuery, toValueEnum } from '../tableColumns';
+import { isDateColumn, listValueType, toQuery, toValueEnum } from '../tableColumns';
 import { getForm } from '../../schema/registry';
 import { LazyFormPage as FormPage } from './lazy';
 import { useListUrlState } from '../table/useListUrlState';
@@ -50,7 +50,7 @@ export interface TablePageProps {
   emptyText?: ReactNode;
 }
 
-/** A list page rendered from a table schema with the console table (ProTable + spec §9 rules): search form, pagination, sort, links, actions. */
+/** A list page rendered from a table schema with the console table (ConsoleTable, spec §9 rules): search form, pagination, sort, links, actions. */
 export const TablePage = observer(function TablePage({ schema, rowActions, rowActionLabels, cellRender, emptyText }: TablePageProps) {
   const { user } = useStores();
   const navigate = useNavigate();
@@ -77,14 +77,13 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
   useEffect(() => () => prefetch.current?.(), []);
 
   const columns = useMemo(() => {
-    const cols: ProColumns<Row>[] = [];
+    const cols: ListColumn<Row>[] = [];
     for (const c of schema.columns) {
-      const valueType = c.options || c.optionsApi ? 'select' : proValueType(c.valueType);
+      const valueType = c.options || c.optionsApi ? 'select' : listValueType(c.valueType);
       const valueEnum = toValueEnum(c.options);
       const inTable = !(c.hideInTable || c.valueType === 'dateRange');
-      // A column shown in the table is a plain text column to ProTable, whose cells this page renders
-      // (schemaCellRender: what ProTable's read-only field of the value type shows), so ProTable mounts no
-      // form field per cell; its filter is a column of its own, hidden in the table, with the value type.
+      // A column shown in the table has its cells rendered by this page (schemaCellRender); its filter is a
+      // column of its own, hidden in the table, with the value type (the search form's input).
       if (inTable) {
         cols.push({
           title: c.title,
@@ -92,7 +91,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
           key: c.dataIndex,
           hideInSearch: true,
           sorter: c.sorter,
-          // copyable is drawn by the page (CopyButton): ProTable's is a Typography in every cell.
+          // copyable is drawn by the page (CopyButton).
           ellipsis: c.ellipsis,
           width: c.width ?? suggestedColumnWidth(c),
           fixed: c.fixed,
@@ -109,7 +108,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
           dataIndex: c.dataIndex,
           // The search form names a field by its column's key, else its dataIndex: the table's column has the key.
           ...(inTable ? {} : { key: c.dataIndex }),
-          valueType: valueType as ProColumns<Row>['valueType'],
+          valueType,
           valueEnum,
           ...(c.optionsApi ? { request: optionsRequest(c.optionsApi) } : {}),
           hideInTable: true,

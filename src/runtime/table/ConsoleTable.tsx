@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type Key, type MutableRefObject, type ReactNode } from 'react';
 import { Space, Table, type TablePaginationConfig, type TableProps } from 'antd';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { AnyListColumn, ListColumn } from './listColumn';
 import { ResizableTitle } from './ResizableTitle';
 import { LightTable, lightTableCan } from './LightTable';
 import { SearchForm } from './SearchForm';
@@ -21,7 +21,7 @@ type Params = Record<string, unknown>;
 type Row = Record<string, any>;
 
 export interface ConsoleTableProps<T extends Row, U extends Params = Params> {
-  columns?: ProColumns<T>[];
+  columns?: ListColumn<T>[];
   rowKey?: string | ((record: T, index?: number) => Key);
   /** Loads a page; without it the table shows `dataSource` (paged here when longer than a page). */
   request?: ListRequest<T, U>;
@@ -58,24 +58,24 @@ interface PageState {
 }
 
 /** The sort a table starts with: the column with a (default) sort order. */
-function initialSort(columns: ProColumns<never>[]): SortParams {
+function initialSort(columns: AnyListColumn[]): SortParams {
   const c = columns.find((x) => x.sorter && (x.sortOrder || x.defaultSortOrder));
   return c && typeof c.dataIndex === 'string' ? { [c.dataIndex]: (c.sortOrder ?? c.defaultSortOrder) as 'ascend' | 'descend' } : {};
 }
 
-/** ProColumns as antd's table takes them: the 操作 column's links spaced, empty text cells as '-'. */
-function toTableColumns<T>(columns: ProColumns<T>[]): NonNullable<TableProps<T>['columns']> {
+/** ListColumn as antd's table takes them: the 操作 column's links spaced, empty text cells as '-'. */
+function toTableColumns<T>(columns: ListColumn<T>[]): NonNullable<TableProps<T>['columns']> {
   return columns
-    .filter((c) => isShownInTable(c as ProColumns<never>))
+    .filter((c) => isShownInTable(c as AnyListColumn))
     .map((c, i) => {
-      const { render, valueType, hideInSearch: _h, hideInTable: _t, search: _s, valueEnum: _v, request: _r, fieldProps: _f, formItemProps: _fi, ...rest } = c as ProColumns<T> & Record<string, unknown>;
+      const { render, valueType, hideInSearch: _h, hideInTable: _t, search: _s, valueEnum: _v, request: _r, fieldProps: _f, formItemProps: _fi, ...rest } = c as ListColumn<T> & Record<string, unknown>;
       return {
         ...(rest as object),
         key: columnKey(c, i),
         sorter: c.sorter ? true : undefined,
         render: (value: unknown, record: T, index: number) => {
           const dom = (value === undefined || value === null || value === '' ? '-' : value) as ReactNode;
-          const out = render ? render(dom, record, index, undefined as never, undefined as never) : dom;
+          const out = render ? render(dom, record, index) : dom;
           return valueType === 'option' && Array.isArray(out) ? <Space size={16}>{out}</Space> : out;
         },
       };
@@ -87,7 +87,7 @@ function toTableColumns<T>(columns: ProColumns<T>[]): NonNullable<TableProps<T>[
  * 密度, 列设置), the table (LightTable, or antd's Table when it asks for more) with the spec's pagination
  * (30/50/100, quick jumper, 共 N 条), window-sized scrolling, fixed columns only while scrolling
  * sideways, resizable columns and truncated text with tooltips. Pages load through `request`
- * (useListData). Drawn by the console, not ProTable (docs/decisions.md, "A list is drawn by the console").
+ * (useListData). Drawn by the console, not ProTable (docs/decisions.md, "A list is drawn by the console, not ProTable").
  */
 export function ConsoleTable<T extends Row, U extends Params = Params>(props: ConsoleTableProps<T, U>) {
   const { maxHeight, request, pagination, columns: rawColumns, components, scroll, rowSelection, dataSource, onLoad, search, form, params, actionRef, rowKey, headerTitle, toolBarRender, locale } = props;
@@ -109,12 +109,12 @@ export function ConsoleTable<T extends Row, U extends Params = Params>(props: Co
   const [ownColumnsState, setOwnColumnsState] = useState<ColumnsStateMap>({});
   const columnsState = props.columnsState?.value ?? ownColumnsState;
   const setColumnsState = props.columnsState?.onChange ?? setOwnColumnsState;
-  const allColumns = useMemo(() => (rawColumns ?? []) as ProColumns<T>[], [rawColumns]);
-  const [sort, setSort] = useState<SortParams>(() => initialSort(allColumns as ProColumns<never>[]));
+  const allColumns = useMemo(() => (rawColumns ?? []) as ListColumn<T>[], [rawColumns]);
+  const [sort, setSort] = useState<SortParams>(() => initialSort(allColumns as AnyListColumn[]));
 
   // The search form's values are the request's params; its first values (from the URL) those of the first load.
   const [searchParams, setSearchParams] = useState<SearchValues>(() =>
-    search === false ? {} : toSearchParams(searchColumns(allColumns as ProColumns<never>[]), (form?.initialValues ?? {}) as Params),
+    search === false ? {} : toSearchParams(searchColumns(allColumns as AnyListColumn[]), (form?.initialValues ?? {}) as Params),
   );
   const mergedParams = useMemo(() => ({ ...searchParams, ...params }) as U, [searchParams, params]);
   const data = useListData<T, U>({
@@ -179,7 +179,7 @@ export function ConsoleTable<T extends Row, U extends Params = Params>(props: Co
 
   const { tableColumns, scrollX, settings } = useMemo(() => {
     const cols = applyColumnsState(allColumns, columnsState);
-    const shown = applyWidths(cols, widths).filter((c) => isShownInTable(c as ProColumns<never>));
+    const shown = applyWidths(cols, widths).filter((c) => isShownInTable(c as AnyListColumn));
     const plan = tableWidthPlan({ windowWidth, columns: shown, selectionWidth });
     return {
       tableColumns: toTableColumns(buildColumns(cols, widths, plan, { onResize })),

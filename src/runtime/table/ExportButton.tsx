@@ -84,7 +84,7 @@ export async function downloadExport(url: string, format: ExportFormat, fallback
 }
 
 export interface TableExport {
-  /** ProTable's column settings, kept here so the export knows which columns are shown. */
+  /** The list's column settings, kept here so the export knows which columns are shown and in what order. */
   columnsState?: ColumnsStateControl;
   /** The toolbar button (导出 Excel, with 导出 CSV in its menu), or undefined when the list cannot be exported. */
   button?: JSX.Element;

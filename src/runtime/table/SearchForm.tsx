@@ -2,13 +2,13 @@ import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'rea
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { AnyListColumn, ListColumn } from './listColumn';
 import { searchColumns, searchColumnCount, toSearchParams, type SearchValues } from './searchParams';
 
 type Option = { value: string | number; label: ReactNode };
 
 /** Options of a select filter: its valueEnum, or what its `request` answers (loaded when the field shows). */
-function useOptions(col: ProColumns<never>): Option[] | undefined {
+function useOptions(col: AnyListColumn): Option[] | undefined {
   const fromEnum = useMemo(() => {
     const e = col.valueEnum as Record<string, { text?: ReactNode } | ReactNode> | undefined;
     if (!e || typeof e !== 'object') return undefined;
@@ -30,13 +30,13 @@ function useOptions(col: ProColumns<never>): Option[] | undefined {
   return fromEnum ?? loaded;
 }
 
-function SelectFilter({ col, label, ...rest }: { col: ProColumns<never>; label: string }) {
+function SelectFilter({ col, label, ...rest }: { col: AnyListColumn; label: string }) {
   const options = useOptions(col);
   return <Select {...rest} allowClear placeholder="请选择" aria-label={label} options={options} loading={!options} style={{ width: '100%' }} />;
 }
 
-/** The input of one filter, by the column's value type (as ProTable's search form draws it). */
-function FilterInput({ col, label, ...rest }: { col: ProColumns<never>; label: string }) {
+/** The input of one filter, by the column's value type. */
+function FilterInput({ col, label, ...rest }: { col: AnyListColumn; label: string }) {
   switch (col.valueType) {
     case 'select':
       return <SelectFilter {...rest} col={col} label={label} />;
@@ -55,7 +55,7 @@ const ACTIONS = { textAlign: 'right' } as const;
 
 export interface SearchFormProps<T> {
   /** The table's columns: those not hidden from the search (and not 操作) are its filters. */
-  columns: ProColumns<T>[];
+  columns: ListColumn<T>[];
   /** Values the form starts with, by field name (date ranges as [from, to] strings). */
   initialValues?: Record<string, unknown>;
   /** Start with only the first row of filters (展开 shows the rest). */
@@ -69,13 +69,13 @@ export interface SearchFormProps<T> {
 /**
  * The search form above a list: the columns' filters in rows, 重置 / 查询, and 展开 / 收起 when they
  * do not fit one row. antd's Form and inputs, not ProTable's search form, which was the largest part of
- * a list's first render (docs/decisions.md, "A list's table and search form are drawn by the console").
+ * a list's first render (docs/decisions.md, "A list is drawn by the console, not ProTable").
  */
 export function SearchForm<T>({ columns, initialValues, defaultCollapsed = true, width, onSearch }: SearchFormProps<T>) {
   const name = `search${useId().replace(/:/g, '')}`;
   const [form] = Form.useForm();
   const [collapsed, setCollapsed] = useState(defaultCollapsed);
-  const fields = useMemo(() => searchColumns(columns as ProColumns<never>[]), [columns]);
+  const fields = useMemo(() => searchColumns(columns as AnyListColumn[]), [columns]);
   // Filters per row follow the box's width, as in ProTable's search form: first as expected, then as
   // measured (a render only when the count changes).
   const boxRef = useRef<HTMLDivElement>(null);

@@ -1,5 +1,5 @@
 import { isValidElement, type ReactNode } from 'react';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { AnyListColumn, ListColumn } from './listColumn';
 import { EllipsisCell } from './EllipsisCell';
 import type { ResizableTitleProps } from './ResizableTitle';
 import { DEFAULT_COLUMN_WIDTH, MIN_COLUMN_WIDTH, tooltipPlacement, type WidthPlan } from './sizing';
@@ -27,25 +27,25 @@ export function columnKey(col: { key?: unknown; dataIndex?: unknown }, index: nu
   return `__col_${index}`;
 }
 
-/** Columns that take part in the table layout (ProTable keeps hidden ones only for the search form). */
-export function isShownInTable(col: ProColumns<never>): boolean {
+/** Columns that take part in the table layout (hidden ones are there only for the search form). */
+export function isShownInTable(col: AnyListColumn): boolean {
   return !col.hideInTable;
 }
 
 /** Columns with user-resized widths applied (input to `tableWidthPlan`). */
-export function applyWidths<T>(columns: ProColumns<T>[], widths: ColumnWidths): ProColumns<T>[] {
+export function applyWidths<T>(columns: ListColumn<T>[], widths: ColumnWidths): ListColumn<T>[] {
   return columns.map((c, i) => {
     const w = widths[columnKey(c, i)];
     return w === undefined ? c : { ...c, width: w };
   });
 }
 
-/** ProTable render output that is a merged-cell object ({ children, props }) must be returned as is. */
+/** Render output that is a merged-cell object ({ children, props }) must be returned as is. */
 export function isRenderedCellObject(out: unknown): boolean {
   return typeof out === 'object' && out !== null && !Array.isArray(out) && !isValidElement(out) && ('children' in out || 'props' in out);
 }
 
-function wantsEllipsis(col: ProColumns<never>): boolean {
+function wantsEllipsis(col: AnyListColumn): boolean {
   if (col.ellipsis === false) return false;
   if (typeof col.valueType === 'string' && NON_TEXT_VALUE_TYPES.has(col.valueType)) return false;
   return !('children' in col && Array.isArray(col.children) && col.children.length > 0);
@@ -57,7 +57,7 @@ export interface BuildColumnsOptions {
 }
 
 /**
- * Final ProTable columns:
+ * Final list columns:
  * - widths: user-resized widths win; when horizontal scroll applies, columns without a width get
  *   DEFAULT_COLUMN_WIDTH so the real table width equals `plan.scrollX`;
  * - no horizontal scroll → every `fixed` is removed (the 操作 column is fixed right only while scrolling);
@@ -66,35 +66,34 @@ export interface BuildColumnsOptions {
  * - header cells get ResizableTitle props through `onHeaderCell`.
  */
 export function buildColumns<T>(
-  columns: ProColumns<T>[],
+  columns: ListColumn<T>[],
   widths: ColumnWidths,
   plan: Pick<WidthPlan, 'scrollX'>,
   options: BuildColumnsOptions = {},
-): ProColumns<T>[] {
+): ListColumn<T>[] {
   const scrolling = plan.scrollX !== undefined;
-  const shown = columns.filter((c) => isShownInTable(c as ProColumns<never>));
+  const shown = columns.filter((c) => isShownInTable(c as AnyListColumn));
   const count = shown.length;
   return columns.map((col, i) => {
     const key = columnKey(col, i);
-    const next: ProColumns<T> = { ...col };
-    const visible = isShownInTable(col as ProColumns<never>);
+    const next: ListColumn<T> = { ...col };
+    const visible = isShownInTable(col as AnyListColumn);
     const resized = widths[key];
     if (resized !== undefined) next.width = resized;
     else if (scrolling && visible && next.width === undefined) next.width = DEFAULT_COLUMN_WIDTH;
     if (!scrolling) delete next.fixed;
 
-    const ellipsis = visible && wantsEllipsis(col as ProColumns<never>);
+    const ellipsis = visible && wantsEllipsis(col as AnyListColumn);
     if (ellipsis) {
       const placement = tooltipPlacement(shown.indexOf(col), count);
       const original = col.render;
       // antd's ellipsis class on the cells and the header (the table is laid out `fixed`, see ConsoleTable)
-      // rather than `ellipsis`, which makes ProTable wrap every cell in a Typography.Text. On the cells, not
-      // as the column's className, which ProTable would also give the column's search-form item.
+      // rather than antd's `ellipsis`, and the cell's own EllipsisCell for the tooltip.
       delete next.ellipsis;
       const userCell = col.onCell;
       next.onCell = (record, index) => withEllipsisClass(userCell?.(record, index));
-      next.render = (dom, entity, index, action, schema) => {
-        const out = original ? original(dom, entity, index, action, schema) : dom;
+      next.render = (text, record, index) => {
+        const out = original ? original(text, record, index) : text;
         if (isRenderedCellObject(out)) return out;
         return <EllipsisCell placement={placement}>{out as ReactNode}</EllipsisCell>;
       };
@@ -111,7 +110,7 @@ export function buildColumns<T>(
           minWidth: MIN_COLUMN_WIDTH,
           onResize: (w: number) => onResize(key, w),
         };
-        return (ellipsis ? withEllipsisClass({ ...base, ...extra }) : { ...base, ...extra }) as ReturnType<NonNullable<ProColumns<T>['onHeaderCell']>>;
+        return (ellipsis ? withEllipsisClass({ ...base, ...extra }) : { ...base, ...extra }) as ReturnType<NonNullable<ListColumn<T>['onHeaderCell']>>;
       };
     }
     return next;

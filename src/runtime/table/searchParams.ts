@@ -1,18 +1,18 @@
-import type { ProColumns } from '@ant-design/pro-components';
+import type { AnyListColumn } from './listColumn';
 import { CONTENT_PADDING, SIDER_FOLD_BELOW, SIDER_FOLDED_WIDTH, SIDER_WIDTH } from './sizing';
 
 /** Request params from the search form: filter values by name (date ranges as [from, to] day strings). */
 export type SearchValues = Record<string, unknown>;
 
 export interface SearchColumn {
-  /** Form field name: the column's key, else its dataIndex (as ProTable names it). */
+  /** Form field name: the column's key, else its dataIndex. */
   name: string;
   label: string;
-  col: ProColumns<never>;
+  col: AnyListColumn;
 }
 
 /** The columns that are filters: not hidden from the search, not the 操作 column, with a name. */
-export function searchColumns(columns: ProColumns<never>[]): SearchColumn[] {
+export function searchColumns(columns: AnyListColumn[]): SearchColumn[] {
   const out: SearchColumn[] = [];
   for (const col of columns) {
     if (col.hideInSearch || col.search === false || col.valueType === 'option') continue;
@@ -28,7 +28,7 @@ export function searchBoxWidth(windowWidth: number): number {
   return windowWidth - (windowWidth >= SIDER_FOLD_BELOW ? SIDER_WIDTH : SIDER_FOLDED_WIDTH) - 2 * CONTENT_PADDING;
 }
 
-/** Filters per row for a form box this wide (ProTable's search form with auto label widths). */
+/** Filters per row for a form box this wide (as ProTable's search form placed them, with auto label widths). */
 export function searchColumnCount(width: number): number {
   if (width <= 513) return 1;
   if (width <= 701) return 2;

@@ -188,7 +188,7 @@ export type PaginationLabels = Record<keyof typeof PAGINATION_LABELS, string>;
 export interface ConsolePagination {
   current: number;
   pageSize: number;
-  /** Present only when known, so ProTable's own total (from `request`) is not overwritten by undefined. */
+  /** Present only when known (a list's total comes from its `request`). */
   total?: number;
   showQuickJumper: true;
   showSizeChanger: true;

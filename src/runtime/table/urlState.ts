@@ -130,7 +130,7 @@ export function writeListState(
 }
 
 /**
- * The list state of one ProTable request: its params (page, page size and the search-form values,
+ * The list state of one list request: its params (page, page size and the search-form values,
  * date ranges as two date or date-time strings) and its sort ({ field: 'ascend' | 'descend' | null }).
  */
 export function stateFromRequest(
