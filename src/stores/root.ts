@@ -38,11 +38,19 @@ export class RootStore {
   /** Writes the 'root' entry and the mirrored keys. */
   save() {
     const p = this.toPersisted();
-    this.storage.setItem(PERSIST_KEY, JSON.stringify(p));
-    this.storage.setItem('token', p.user.token);
-    this.storage.setItem('refreshToken', p.user.refreshToken);
-    this.storage.setItem('companyId', p.user.businessInfo.businessId);
-    this.storage.setItem('chargeForm', p.user.businessInfo.chargeForm);
+    this.write(PERSIST_KEY, JSON.stringify(p));
+    this.write('token', p.user.token);
+    this.write('refreshToken', p.user.refreshToken);
+    this.write('companyId', p.user.businessInfo.businessId);
+    this.write('chargeForm', p.user.businessInfo.chargeForm);
+  }
+
+  /** What this store last wrote, by key: a save (each menu click) writes only the entries that changed. */
+  private readonly written = new Map<string, string>();
+  private write(key: string, value: string) {
+    if (this.written.get(key) === value && this.storage.getItem(key) === value) return;
+    this.storage.setItem(key, value);
+    this.written.set(key, value);
   }
 
   /**

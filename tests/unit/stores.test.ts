@@ -45,6 +45,27 @@ describe('stores', () => {
     expect(again.nav.menuType).toBe('horizontal');
   });
 
+  it('a menu click saves the "root" entry only; the mirrored keys are written when they change, and again after another writer', async () => {
+    const storage = memoryStorage();
+    const writes: string[] = [];
+    const counting = { ...storage, setItem: (k: string, v: string) => (writes.push(k), storage.setItem(k, v)) };
+    const s = new RootStore(counting);
+    await s.rehydrate();
+    s.user.setSession({ token: 't1', refreshToken: 'r1', userTel: '13800000000', businessList: biz });
+    s.user.selectBusiness('b1');
+    writes.length = 0;
+    s.nav.setSelectedKeys(['/main/a']);
+    expect(writes).toEqual([PERSIST_KEY]);
+    expect(JSON.parse(storage.getItem(PERSIST_KEY)!).persist.nav.selectedKeys).toEqual(['/main/a']);
+    writes.length = 0;
+    s.user.selectBusiness('b2');
+    expect([...new Set(writes)].sort()).toEqual(['chargeForm', 'companyId', PERSIST_KEY].sort());
+    // Another tab or code outside the store emptied the token: the next save writes it back.
+    storage.setItem('token', '');
+    s.nav.setSelectedKeys(['/main/b']);
+    expect(storage.getItem('token')).toBe('t1');
+  });
+
   it('logout clears the mirrored keys to empty strings', async () => {
     const storage = memoryStorage();
     const s = new RootStore(storage);

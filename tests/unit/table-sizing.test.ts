@@ -16,7 +16,7 @@ import {
   tooltipPlacement,
 } from '../../src/runtime/table/sizing';
 import { buildColumns } from '../../src/runtime/table/columns';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { ListColumn } from '../../src/runtime/table/listColumn';
 
 describe('scrollY (vertical rule)', () => {
   it('has the spec constants', () => {
@@ -125,7 +125,7 @@ describe('rowsOnPage', () => {
 
 describe('buildColumns', () => {
   type Row = { name: string; city: string };
-  const columns: ProColumns<Row>[] = [
+  const columns: ListColumn<Row>[] = [
     { title: '姓名', dataIndex: 'name' },
     { title: '城市', dataIndex: 'city', ellipsis: false },
     { title: '隐藏', dataIndex: 'hidden', hideInTable: true },

@@ -4,6 +4,7 @@ import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { observer } from 'mobx-react-lite';
 import { useStores } from '../context';
 import { LAYOUT_HEADER_HEIGHT, SIDER_FOLD_BELOW, SIDER_FOLDED_WIDTH, SIDER_WIDTH } from '../table/sizing';
+import { windowSize } from '../table/useWindowSize';
 
 type Items = NonNullable<MenuProps['items']>;
 
@@ -25,7 +26,7 @@ const FOLD_STYLE = { margin: 8, alignSelf: 'flex-start' } as const;
  */
 export const SideMenu = observer(function SideMenu({ items, selectedKeys }: { items: Items; selectedKeys: string[] }) {
   const { nav } = useStores();
-  const [folded, setFolded] = useState(() => typeof window !== 'undefined' && window.innerWidth < SIDER_FOLD_BELOW);
+  const [folded, setFolded] = useState(() => windowSize().width < SIDER_FOLD_BELOW);
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   return (
     <Layout.Sider

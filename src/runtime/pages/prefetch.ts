@@ -6,6 +6,9 @@ type Preload = () => Promise<void>;
 /** After the page's own data, how long to leave the network and main thread to it before loading ahead. */
 const AFTER_SHOWN_MS = 1500;
 
+/** Time an idle period must still have to start the next page's code in it. */
+const IDLE_SLICE_MS = 10;
+
 /**
  * Runs `preloads` once the page has had `afterMs` (AFTER_SHOWN_MS unless told) to itself and the browser
  * is idle; skipped when the user asked to save data (Data Saver). Returns a cancel function.
@@ -15,11 +18,19 @@ export function prefetchWhenIdle(preloads: readonly Preload[], afterMs = AFTER_S
   if (saveData || preloads.length === 0) return () => undefined;
   let idle: number | undefined;
   const timer = window.setTimeout(() => {
-    const run = () => {
+    if (typeof window.requestIdleCallback !== 'function') {
       for (const preload of preloads) void preload();
+      return;
+    }
+    // One page's code per idle period while the browser has time left in it: starting a page's imports
+    // (with its chunks' preload links) is a few milliseconds each, tens for a list's links all at once.
+    const queue = [...preloads];
+    const run = (deadline: IdleDeadline) => {
+      do void queue.shift()!();
+      while (queue.length > 0 && deadline.timeRemaining() > IDLE_SLICE_MS);
+      if (queue.length > 0) idle = window.requestIdleCallback(run, { timeout: 5000 });
     };
-    if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(run, { timeout: 5000 });
-    else run();
+    idle = window.requestIdleCallback(run, { timeout: 5000 });
   }, afterMs);
   return () => {
     window.clearTimeout(timer);

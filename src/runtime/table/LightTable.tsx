@@ -82,8 +82,8 @@ const join = (...c: Array<string | false | undefined | null>) => c.filter(Boolea
  * server-side sort, text cut with "…", the 操作 column fixed on the right while the table scrolls
  * sideways, a body that scrolls under its header, antd's Pagination. rc-table measures its cells and
  * checks its scroll position at mount (forced layouts) and wraps every cell in components of its own;
- * this table does neither (docs/decisions.md, "A list's table and search form are drawn by the console").
- * Given the props ProTable gives antd's Table (ProTable's `tableViewRender`).
+ * this table does neither (docs/decisions.md, "A list is drawn by the console, not ProTable").
+ * Given antd Table's props (ConsoleTable draws antd's Table instead when `lightTableCan` says no).
  */
 export function LightTable({
   columns: rawColumns,
@@ -114,13 +114,19 @@ export function LightTable({
 
   // The shadows beside the fixed 操作 column and the window-bottom scroll bar follow the scroll position
   // and the sizes; classes and styles are set directly, without a render.
+  // The shadows' state, also given to the render: a class added after the cells were first styled starts
+  // antd's 0.3 s box-shadow transition, repainting the fixed column in every frame of the first page.
+  const pinged = useRef({ left: false, right: scroll?.x !== undefined });
   const ping = useCallback(() => {
     const body = bodyRef.current;
     const root = rootRef.current;
     if (!body || !root) return;
     const max = body.scrollWidth - body.clientWidth;
-    root.classList.toggle('ant-table-ping-right', max > 0 && body.scrollLeft < max - 1);
-    root.classList.toggle('ant-table-ping-left', body.scrollLeft > 0);
+    const right = max > 0 && body.scrollLeft < max - 1;
+    const left = body.scrollLeft > 0;
+    root.classList.toggle('ant-table-ping-right', right);
+    root.classList.toggle('ant-table-ping-left', left);
+    pinged.current = { left, right };
     const bar = barRef.current;
     if (!bar) return;
     // The body's own scroll bar is below the window: a copy stays at the window's bottom edge.
@@ -129,6 +135,15 @@ export function LightTable({
     (bar.firstChild as HTMLElement).style.width = `${body.scrollWidth}px`;
     if (below && bar.scrollLeft !== body.scrollLeft) bar.scrollLeft = body.scrollLeft;
   }, []);
+  // A sideways-scrolling table is expected to show the right shadow at first (its columns are wider than
+  // the page by the width plan): checked once laid out, and again when it starts or stops scrolling sideways.
+  // The first check is the ResizeObserver's first report (after the first layout, none forced here).
+  const scrollX = scroll?.x;
+  const laidOut = useRef(false);
+  useLayoutEffect(() => {
+    if (laidOut.current) ping();
+    laidOut.current = true;
+  }, [ping, scrollX]);
   useLayoutEffect(() => {
     const body = bodyRef.current;
     if (!body || typeof ResizeObserver === 'undefined') return;
@@ -189,10 +204,12 @@ export function LightTable({
 
   return (
     <div className={join('ant-table-wrapper', hashId, className)} style={style}>
-      <Spin spinning={!!loading}>
+      {/* A first load (no rows yet) shows its spinner in the empty body: the blur's fade in and out over
+          the table would repaint it twice while the first page comes. */}
+      <Spin spinning={!!loading && rows.length > 0}>
         <div
           ref={rootRef}
-          className={join('ant-table', sizeClass, y !== undefined && 'ant-table-fixed-header', hasFixRight && 'ant-table-has-fix-right', hasFixLeft && 'ant-table-has-fix-left', scrolling && 'ant-table-scroll-horizontal')}
+          className={join('ant-table', pinged.current.right && 'ant-table-ping-right', pinged.current.left && 'ant-table-ping-left', sizeClass, y !== undefined && 'ant-table-fixed-header', hasFixRight && 'ant-table-has-fix-right', hasFixLeft && 'ant-table-has-fix-left', scrolling && 'ant-table-scroll-horizontal')}
         >
           <div className="ant-table-container">
             <div ref={bodyRef} className={y !== undefined ? 'ant-table-body' : 'ant-table-content'} style={bodyStyle} onScroll={ping}>
@@ -225,7 +242,7 @@ export function LightTable({
                   {rows.length === 0 ? (
                     <tr className="ant-table-placeholder">
                       <td className="ant-table-cell" colSpan={columns.length || 1}>
-                        {!loading && empty}
+                        {loading ? <Spin /> : empty}
                       </td>
                     </tr>
                   ) : (

@@ -1,17 +1,30 @@
 import type { ReactNode } from 'react';
 import dayjs from 'dayjs';
 import { Badge } from 'antd';
-import type { ProColumns } from '@ant-design/pro-components';
+import type { ListColumn } from './listColumn';
 import type { TableColumn } from '../../schema/types';
 import { fillPath } from '../../schema/routes';
 import { formatValue } from '../format';
-import { proValueType, toValueEnum } from '../tableColumns';
+import { listValueType, toValueEnum } from '../tableColumns';
 import { CopyButton } from './CopyButton';
 import { ListLink } from './ListLink';
 
 type Row = Record<string, unknown>;
 
 const DIGITS = new Intl.NumberFormat();
+
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * A date (YYYY-MM-DD) or date-time (YYYY-MM-DD HH:mm:ss) in local time, as dayjs formats it, from its
+ * parts: with the date picker's plugins loaded, dayjs's format runs each of them (a list page has 60 dates).
+ */
+function dayText(value: unknown, withTime: boolean): string {
+  const d = dayjs(value as string);
+  if (!d.isValid()) return String(value);
+  const day = `${d.year()}-${pad(d.month() + 1)}-${pad(d.date())}`;
+  return withTime ? `${day} ${pad(d.hour())}:${pad(d.minute())}:${pad(d.second())}` : day;
+}
 
 type EnumEntry = { text?: ReactNode; status?: string; color?: string };
 const BADGE_STATUS = new Set(['success', 'error', 'default', 'processing', 'warning']);
@@ -29,21 +42,19 @@ function enumText(value: unknown, valueEnum: Record<string, EnumEntry | ReactNod
 }
 
 /**
- * What a list cell shows for a value of a ProTable value type: the text ProTable's read-only field of that
- * type shows (a status option as a badge, dates as YYYY-MM-DD[ HH:mm:ss], numbers grouped, '-' when empty),
- * without mounting a field component in every cell. ProTable renders a cell of a column with a value
- * type other than text, or with options, through a form field (ProFormField) of its own; on a page of 30
- * rows that was hundreds of field components for text a function can produce.
+ * What a list cell shows for a value of a list value type: a status option as a badge, dates as
+ * YYYY-MM-DD[ HH:mm:ss], numbers grouped, '-' when empty (as ProTable's read-only fields showed them,
+ * without a field component per cell).
  */
-export function cellText(value: unknown, valueType: string | undefined, valueEnum?: ProColumns['valueEnum']): ReactNode {
+export function cellText(value: unknown, valueType: string | undefined, valueEnum?: ListColumn['valueEnum']): ReactNode {
   if (value === null || value === undefined || value === '') return '-';
   switch (valueType) {
     case 'select':
       return valueEnum ? enumText(value, valueEnum as Record<string, EnumEntry>) : String(value);
     case 'date':
-      return dayjs(value as string).format('YYYY-MM-DD');
+      return dayText(value, false);
     case 'dateTime':
-      return dayjs(value as string).format('YYYY-MM-DD HH:mm:ss');
+      return dayText(value, true);
     case 'digit':
       return <span>{DIGITS.format(Number(value))}</span>;
     default:
@@ -75,8 +86,8 @@ function withCopy(c: TableColumn, record: Row, content: ReactNode) {
 }
 
 /**
- * The cell renderer of a schema column (ProTable's `render`; `dom` is the raw text ProTable passes for a
- * text column): a page's own renderer, a link to the row's page, money always in ¥ (whatever antd's
+ * The cell renderer of a schema column (a list column's `render`; `dom` is the cell's text, '-' when
+ * empty): a page's own renderer, a link to the row's page, money always in ¥ (whatever antd's
  * language), the stored text of an optionsApi column (not an option's label), lists, or cellText; a
  * copyable column's value gets a copy button.
  */
@@ -85,7 +96,7 @@ export function schemaCellRender(c: TableColumn, own?: (value: unknown, record: 
   if (c.link) return (dom, record) => withCopy(c, record, <ListLink to={fillPath(c.link!, record)}>{dom}</ListLink>);
   if (c.valueType === 'boolean' || c.valueType === 'money') return (_, record) => withCopy(c, record, formatValue(record[c.dataIndex], c.valueType));
   if (c.optionsApi) return (_, record) => withCopy(c, record, String(record[c.dataIndex] ?? ''));
-  const valueType = c.options ? 'select' : proValueType(c.valueType);
+  const valueType = c.options ? 'select' : listValueType(c.valueType);
   const valueEnum = toValueEnum(c.options);
   return (_, record) => withCopy(c, record, listCell(record[c.dataIndex], c) ?? cellText(record[c.dataIndex], valueType, valueEnum));
 }
