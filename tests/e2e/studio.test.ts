@@ -115,6 +115,10 @@ beforeAll(async () => {
   const browser = await sharedBrowser();
   context = await browser.newContext(DESKTOP);
   page = await context.newPage();
+  // Vite's first page load bundles the dependencies (no cache in a fresh clone): on a loaded machine that
+  // is more than playwright's 30 s; once the sign-in page shows, pages load as usual.
+  await page.goto(`${origin}/login/index`, { timeout: 180_000 });
+  await page.getByPlaceholder('请输入手机号').waitFor({ timeout: 180_000 });
   auth = await signInToFirstBusiness(page, origin);
 }, 600_000);
 

@@ -32,8 +32,10 @@ describe('the list toolbar: 刷新, 密度 and 列设置', () => {
     const rerender = () => view.rerender(<ConsoleTable<Row> rowKey="id" search={false} headerTitle="人员列表" columns={columns} dataSource={rows} columnsState={{ value: state, onChange: (v) => (state = v) }} />);
     expect(screen.getByText('人员列表')).toBeTruthy();
     expect(headers()).toEqual(['姓名', '城市', '保险方案', '操作']);
-    // 操作's links are spaced as antd's Space does.
-    expect(document.querySelector('.ant-table-tbody .ant-space')?.textContent).toBe('查看编辑');
+    // 操作's links side by side, 16 px apart.
+    const links = [...document.querySelectorAll('.ant-table-tbody tr:first-child td:last-child a')];
+    expect(links.map((a) => a.textContent)).toEqual(['查看', '编辑']);
+    expect((links[0].parentElement as HTMLElement).style.gap).toBe('16px');
 
     fireEvent.click(screen.getByRole('button', { name: '列设置' }));
     const panel = await screen.findByTestId('column-settings');

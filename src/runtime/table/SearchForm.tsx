@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
@@ -71,7 +71,7 @@ export interface SearchFormProps<T> {
  * do not fit one row. antd's Form and inputs, not ProTable's search form, which was the largest part of
  * a list's first render (docs/decisions.md, "A list is drawn by the console, not ProTable").
  */
-export function SearchForm<T>({ columns, initialValues, defaultCollapsed = true, width, onSearch }: SearchFormProps<T>) {
+function SearchFormView<T>({ columns, initialValues, defaultCollapsed = true, width, onSearch }: SearchFormProps<T>) {
   const name = `search${useId().replace(/:/g, '')}`;
   const [form] = Form.useForm();
   const [collapsed, setCollapsed] = useState(defaultCollapsed);
@@ -139,3 +139,6 @@ export function SearchForm<T>({ columns, initialValues, defaultCollapsed = true,
     </div>
   );
 }
+
+/** Drawn again only when its props change (not when the rows of the list below it arrive). */
+export const SearchForm = memo(SearchFormView) as typeof SearchFormView;

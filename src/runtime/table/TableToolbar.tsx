@@ -1,4 +1,4 @@
-import { type ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Button, Checkbox, Divider, Dropdown, Popover, Space, Tooltip } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, ColumnHeightOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import { moveColumn, type ColumnsStateMap } from './columnsState';
@@ -83,8 +83,8 @@ export interface TableToolbarProps {
 const BAR = { display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 16, padding: '16px 0', flexWrap: 'wrap' } as const;
 const TITLE = { fontSize: 16, fontWeight: 500, lineHeight: '24px', color: 'rgba(0,0,0,0.88)' } as const;
 
-/** Above a list's table: its title, the page's buttons, then 刷新, 密度 and 列设置. */
-export function TableToolbar({ title, actions, onReload, density, onDensity, columns, columnsState, onColumnsState }: TableToolbarProps) {
+/** Above a list's table: its title, the page's buttons, then 刷新, 密度 and 列设置 (drawn again only when they change). */
+export const TableToolbar = memo(function TableToolbar({ title, actions, onReload, density, onDensity, columns, columnsState, onColumnsState }: TableToolbarProps) {
   return (
     <div style={BAR} className="console-table-toolbar">
       <div style={TITLE}>{title}</div>
@@ -110,4 +110,4 @@ export function TableToolbar({ title, actions, onReload, density, onDensity, col
       </Space>
     </div>
   );
-}
+});
