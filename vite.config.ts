@@ -104,8 +104,8 @@ export default defineConfig(({ command }) => ({
   server: { proxy: { '/api': gateway } },
   build: {
     outDir: 'dist',
-    // The only CSS is antd's extracted styles (antdStaticStyle), compact already; ProComponents' part holds
-    // rules browsers drop (`div$.ant-pro-table-search`, `@media (max-width: 480)px`) that the minifier refuses.
+    // The only CSS is antd's extracted styles (antdStaticStyle), compact already (ProComponents' styles,
+    // extracted until the lists stopped using them, held rules the minifier refused).
     cssMinify: false,
     rolldownOptions: {
       treeshake: {
