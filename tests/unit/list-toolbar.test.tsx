@@ -47,11 +47,9 @@ describe('the list toolbar: 刷新, 密度 and 列设置', () => {
     rerender();
     expect(headers()).toEqual(['姓名', '保险方案', '操作']);
 
-    // Moved up twice: past 城市 (hidden, still listed) and then 姓名.
+    // One move up passes 姓名, the shown column above; 城市 (hidden) keeps its place.
     fireEvent.click(within(screen.getByTestId('column-settings')).getByRole('button', { name: '上移 保险方案' }));
-    rerender();
-    fireEvent.click(within(screen.getByTestId('column-settings')).getByRole('button', { name: '上移 保险方案' }));
-    expect(state).toEqual({ name: { order: 1 }, city: { show: false, order: 2 }, plan: { order: 0 } });
+    expect(state).toEqual({ name: { order: 2 }, city: { show: false, order: 1 }, plan: { order: 0 } });
     rerender();
     expect(headers()).toEqual(['保险方案', '姓名', '操作']);
 
@@ -160,5 +158,7 @@ describe('column settings as data', () => {
     expect(applyColumnsState(cols, moved).map((c) => c.dataIndex ?? c.key)).toEqual(['a', 'c', 'b', 'op']);
     // Past either end nothing moves.
     expect(moveColumn(['a', 'b', 'c'], moved, 'a', -1)).toBe(moved);
+    // A hidden column is passed over: c moves above a, b (hidden) stays between.
+    expect(moveColumn(['a', 'b', 'c'], { b: { show: false } }, 'c', -1)).toEqual({ a: { order: 2 }, b: { show: false, order: 1 }, c: { order: 0 } });
   });
 });

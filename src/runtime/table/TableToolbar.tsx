@@ -48,7 +48,9 @@ function ColumnSettings({ columns, value, onChange }: ColumnSettingsProps) {
       <ul style={{ listStyle: 'none', margin: 0, padding: '8px 0 0', maxHeight: 360, overflowY: 'auto' }}>
         {ordered.map((c) => {
           const at = movable.indexOf(c.key);
-          const order = ordered.filter((o) => !o.fixed).indexOf(c);
+          // Up and down move past the shown columns (moveColumn): the first and last shown cannot go further.
+          const shownMovable = ordered.filter((o) => !o.fixed && value[o.key]?.show !== false);
+          const order = shownMovable.indexOf(c);
           return (
             <li key={c.key} style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, padding: '2px 0' }}>
               <Checkbox checked={value[c.key]?.show !== false} onChange={(e) => setShow(c.key, e.target.checked)}>
@@ -56,8 +58,8 @@ function ColumnSettings({ columns, value, onChange }: ColumnSettingsProps) {
               </Checkbox>
               {at >= 0 && (
                 <span>
-                  <Button type="text" size="small" icon={<ArrowUpOutlined />} aria-label={`上移 ${title(c)}`} disabled={order === 0} onClick={() => onChange(moveColumn(movable, value, c.key, -1))} />
-                  <Button type="text" size="small" icon={<ArrowDownOutlined />} aria-label={`下移 ${title(c)}`} disabled={order === movable.length - 1} onClick={() => onChange(moveColumn(movable, value, c.key, 1))} />
+                  <Button type="text" size="small" icon={<ArrowUpOutlined />} aria-label={`上移 ${title(c)}`} disabled={order <= 0} onClick={() => onChange(moveColumn(movable, value, c.key, -1))} />
+                  <Button type="text" size="small" icon={<ArrowDownOutlined />} aria-label={`下移 ${title(c)}`} disabled={order < 0 || order === shownMovable.length - 1} onClick={() => onChange(moveColumn(movable, value, c.key, 1))} />
                 </span>
               )}
             </li>

@@ -40,11 +40,15 @@ export function applyColumnsState<C extends Keyed>(columns: C[], state: ColumnsS
   return placed.map((p) => p.col);
 }
 
-/** The settings after moving one column a place up (-1) or down (+1) among the listed columns. */
+/**
+ * The settings after moving one column a place up (-1) or down (+1) among the listed columns: past the
+ * next shown one (a hidden column in between keeps its place, so the move is always seen).
+ */
 export function moveColumn(keys: string[], state: ColumnsStateMap, key: string, step: -1 | 1): ColumnsStateMap {
   const ordered = keys.map((k, i) => ({ k, order: state[k]?.order ?? i, i })).sort((a, b) => a.order - b.order || a.i - b.i).map((x) => x.k);
   const at = ordered.indexOf(key);
-  const to = at + step;
+  let to = at + step;
+  while (to >= 0 && to < ordered.length && state[ordered[to]]?.show === false) to += step;
   if (at < 0 || to < 0 || to >= ordered.length) return state;
   [ordered[at], ordered[to]] = [ordered[to], ordered[at]];
   const next: ColumnsStateMap = { ...state };
