@@ -3,7 +3,7 @@ import { createRef } from 'react';
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ListColumn } from '../../src/runtime/table/listColumn';
-import { ConsoleTable, applyColumnsState, moveColumn, type ColumnsStateMap, type TableAction } from '../../src/runtime/table';
+import { ConsoleTable, applyColumnsState, moveColumn, type ColumnsStateMap, type ConsoleTableProps, type TableAction } from '../../src/runtime/table';
 import { setWindowSize, useAntdDom } from './dom';
 
 useAntdDom();
@@ -23,6 +23,12 @@ const columns: ListColumn<Row>[] = [
   { title: '操作', key: 'actions', valueType: 'option', fixed: 'right', width: 100, render: () => [<a key="v">查看</a>, <a key="e">编辑</a>] },
 ];
 const headers = () => Array.from(document.querySelectorAll('.ant-table-thead th')).map((th) => th.textContent?.trim());
+
+/** The list over `request` in a 1440 × 900 window, without a search form. */
+function renderList(request: NonNullable<ConsoleTableProps<Row>['request']>, extra: Partial<ConsoleTableProps<Row>> = {}) {
+  setWindowSize(1440, 900);
+  return render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} request={request} {...extra} />);
+}
 
 describe('the list toolbar: 刷新, 密度 and 列设置', () => {
   it('hides, moves and resets columns; the settings are the { show, order } the export reads', async () => {
@@ -60,19 +66,11 @@ describe('the list toolbar: 刷新, 密度 and 列设置', () => {
   });
 
   it('sets the row density and reloads the page shown', async () => {
-    setWindowSize(1440, 900);
     const asked: number[] = [];
-    render(
-      <ConsoleTable<Row>
-        rowKey="id"
-        search={false}
-        columns={columns}
-        request={async (params) => {
-          asked.push(params.current ?? 0);
-          return { data: rows.slice(0, 30), total: 45, success: true };
-        }}
-      />,
-    );
+    renderList(async (params) => {
+      asked.push(params.current ?? 0);
+      return { data: rows.slice(0, 30), total: 45, success: true };
+    });
     await waitFor(() => expect(screen.getByText('共 45 条')).toBeTruthy());
     expect(document.querySelector('.ant-table')?.className).not.toContain('ant-table-small');
     fireEvent.click(screen.getByRole('button', { name: '密度' }));
@@ -86,20 +84,12 @@ describe('the list toolbar: 刷新, 密度 and 列设置', () => {
 
 describe('the pages of a list (useListData)', () => {
   it('drops an answer overtaken by a later request: the rows match the page asked last', async () => {
-    setWindowSize(1440, 900);
     const pending: Array<(v: { data: Row[]; total: number }) => void> = [];
     const asked: number[] = [];
-    render(
-      <ConsoleTable<Row>
-        rowKey="id"
-        search={false}
-        columns={columns}
-        request={(params) => {
-          asked.push(params.current ?? 0);
-          return new Promise((resolve) => pending.push(resolve));
-        }}
-      />,
-    );
+    renderList((params) => {
+      asked.push(params.current ?? 0);
+      return new Promise((resolve) => pending.push(resolve));
+    });
     await waitFor(() => expect(asked).toEqual([1]));
     await act(async () => pending[0]({ data: rows.slice(0, 30), total: 45 }));
     fireEvent.click(screen.getByTitle('Next Page'));
@@ -114,22 +104,16 @@ describe('the pages of a list (useListData)', () => {
   });
 
   it('steps back to the last page with rows when the page shown was emptied, and moves through actionRef', async () => {
-    setWindowSize(1440, 900);
     let data = rows;
     const asked: number[] = [];
     const ref = createRef<TableAction>() as { current: TableAction | undefined };
-    render(
-      <ConsoleTable<Row>
-        rowKey="id"
-        search={false}
-        columns={columns}
-        actionRef={ref}
-        request={async (params) => {
-          asked.push(params.current ?? 0);
-          const start = ((params.current ?? 1) - 1) * 30;
-          return { data: data.slice(start, start + 30), total: data.length, success: true };
-        }}
-      />,
+    renderList(
+      async (params) => {
+        asked.push(params.current ?? 0);
+        const start = ((params.current ?? 1) - 1) * 30;
+        return { data: data.slice(start, start + 30), total: data.length, success: true };
+      },
+      { actionRef: ref },
     );
     await waitFor(() => expect(screen.getByText('共 45 条')).toBeTruthy());
     act(() => ref.current!.setPageInfo({ current: 2 }));
