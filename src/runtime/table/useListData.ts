@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** A column's sort as the request gets it: { [dataIndex]: 'ascend' | 'descend' }. */
 export type SortParams = Record<string, 'ascend' | 'descend' | null>;
@@ -65,7 +65,10 @@ export function useListData<T, U>({ request, params, sort, current, pageSize, on
   const key = useMemo(() => JSON.stringify([params, sort]), [params, sort]);
   const hasRequest = !!request;
 
-  useEffect(() => {
+  // Asked as soon as the table is in the document, before the browser lays it out and paints it: the
+  // answer is on its way while the page around the rows is drawn (from a passive effect it was asked
+  // only after that paint, a few hundred milliseconds later on a slow machine).
+  useLayoutEffect(() => {
     const fn = latest.current.request;
     if (!fn) return;
     const id = ++seq.current;
