@@ -136,8 +136,8 @@ export function LightTable({
     if (below && bar.scrollLeft !== body.scrollLeft) bar.scrollLeft = body.scrollLeft;
   }, []);
   // A sideways-scrolling table is expected to show the right shadow at first (its columns are wider than
-  // the page by the width plan): checked once laid out, and again when it starts or stops scrolling sideways.
-  // The first check is the ResizeObserver's first report (after the first layout, none forced here).
+  // the page by the width plan). The first check is the ResizeObserver's first report (after the first
+  // layout, none forced here); the table's width changing (a resized column, the window) checks again.
   const scrollX = scroll?.x;
   const laidOut = useRef(false);
   useLayoutEffect(() => {

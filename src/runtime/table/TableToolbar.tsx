@@ -35,6 +35,8 @@ function ColumnSettings({ columns, value, onChange }: ColumnSettingsProps) {
   const setShow = (key: string, show: boolean) => onChange({ ...value, [key]: { ...value[key], show } });
   const setAll = (show: boolean) => onChange(Object.fromEntries(columns.map((c) => [c.key, { ...value[c.key], show }])));
   const title = (c: SettingsColumn) => (typeof c.title === 'string' ? c.title : c.key);
+  // Up and down move past the shown columns (moveColumn): the first and last shown cannot go further.
+  const shownMovable = ordered.filter((o) => !o.fixed && value[o.key]?.show !== false);
   return (
     <div style={{ minWidth: 200 }} data-testid="column-settings">
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', paddingBottom: 8, borderBottom: '1px solid rgba(5,5,5,0.06)' }}>
@@ -48,8 +50,6 @@ function ColumnSettings({ columns, value, onChange }: ColumnSettingsProps) {
       <ul style={{ listStyle: 'none', margin: 0, padding: '8px 0 0', maxHeight: 360, overflowY: 'auto' }}>
         {ordered.map((c) => {
           const at = movable.indexOf(c.key);
-          // Up and down move past the shown columns (moveColumn): the first and last shown cannot go further.
-          const shownMovable = ordered.filter((o) => !o.fixed && value[o.key]?.show !== false);
           const order = shownMovable.indexOf(c);
           return (
             <li key={c.key} style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, padding: '2px 0' }}>
