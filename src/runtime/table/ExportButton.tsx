@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { Button, Dropdown, Space } from 'antd';
 import { DownOutlined, DownloadOutlined } from '@ant-design/icons';
-import type { ColumnsStateControl, ColumnsStateMap } from './columnsState';
+import { inSetOrder, type ColumnsStateControl, type ColumnsStateMap } from './columnsState';
 import type { TableSchema } from '../../schema/types';
 import { api, ApiError, authHeaders } from '../../services/request';
 import { serviceUrl } from '../../services/endpoints';
@@ -24,11 +24,9 @@ function size(bytes: number): string {
 
 /** The table's columns the user sees now (column settings applied), in their shown order. */
 export function visibleColumns(schema: TableSchema, state: ColumnsStateMap): string[] {
-  return schema.columns
-    .map((c, i) => ({ c, i }))
-    .filter(({ c }) => !c.hideInTable && c.valueType !== 'dateRange' && state[c.dataIndex]?.show !== false)
-    .sort((a, b) => (state[a.c.dataIndex]?.order ?? a.i) - (state[b.c.dataIndex]?.order ?? b.i))
-    .map(({ c }) => c.dataIndex);
+  return inSetOrder(schema.columns, (c) => c.dataIndex, state)
+    .filter((c) => !c.hideInTable && c.valueType !== 'dateRange' && state[c.dataIndex]?.show !== false)
+    .map((c) => c.dataIndex);
 }
 
 /** GET <list api>/export with the list's current filters and sort (no paging), the format and the columns. */

@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from 'react';
 import { Button, Checkbox, Divider, Dropdown, Popover, Space, Tooltip } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, ColumnHeightOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
-import { moveColumn, type ColumnsStateMap } from './columnsState';
+import { inSetOrder, moveColumn, type ColumnsStateMap } from './columnsState';
 
 /** Row heights of the table (antd's sizes): 宽松 is antd's default. */
 export type Density = 'large' | 'middle' | 'small';
@@ -28,10 +28,7 @@ interface ColumnSettingsProps {
 function ColumnSettings({ columns, value, onChange }: ColumnSettingsProps) {
   const shown = columns.filter((c) => value[c.key]?.show !== false).length;
   const movable = columns.filter((c) => !c.fixed).map((c) => c.key);
-  const ordered = [...columns]
-    .map((c, i) => ({ c, order: value[c.key]?.order ?? i, i }))
-    .sort((a, b) => a.order - b.order || a.i - b.i)
-    .map((x) => x.c);
+  const ordered = inSetOrder(columns, (c) => c.key, value);
   const setShow = (key: string, show: boolean) => onChange({ ...value, [key]: { ...value[key], show } });
   const setAll = (show: boolean) => onChange(Object.fromEntries(columns.map((c) => [c.key, { ...value[c.key], show }])));
   const title = (c: SettingsColumn) => (typeof c.title === 'string' ? c.title : c.key);

@@ -22,6 +22,14 @@ interface Keyed {
   hideInTable?: boolean;
 }
 
+/** Items in the settings' order: by their set `order`, else by their own position (ties keep it). */
+export function inSetOrder<T>(items: readonly T[], keyOf: (item: T, index: number) => string, state: ColumnsStateMap): T[] {
+  return items
+    .map((item, i) => ({ item, order: state[keyOf(item, i)]?.order ?? i, i }))
+    .sort((a, b) => a.order - b.order || a.i - b.i)
+    .map((x) => x.item);
+}
+
 /** Columns the settings list: those the table can show (not the search form's own filter columns). */
 export function settableColumns<C extends Keyed>(columns: C[]): Array<{ col: C; key: string }> {
   return columns.map((col, i) => ({ col, key: columnKey(col, i) })).filter(({ col }) => !col.hideInTable);
@@ -32,12 +40,8 @@ export function settableColumns<C extends Keyed>(columns: C[]): Array<{ col: C; 
  * (a column without an order keeps its position among the others).
  */
 export function applyColumnsState<C extends Keyed>(columns: C[], state: ColumnsStateMap): C[] {
-  const placed = columns.map((col, i) => {
-    const s = state[columnKey(col, i)];
-    return { col: s?.show === false ? { ...col, hideInTable: true } : col, order: s?.order ?? i, i };
-  });
-  placed.sort((a, b) => a.order - b.order || a.i - b.i);
-  return placed.map((p) => p.col);
+  const marked = columns.map((col, i) => (state[columnKey(col, i)]?.show === false ? { ...col, hideInTable: true } : col));
+  return inSetOrder(marked, columnKey, state);
 }
 
 /**
@@ -45,7 +49,7 @@ export function applyColumnsState<C extends Keyed>(columns: C[], state: ColumnsS
  * next shown one (a hidden column in between keeps its place, so the move is always seen).
  */
 export function moveColumn(keys: string[], state: ColumnsStateMap, key: string, step: -1 | 1): ColumnsStateMap {
-  const ordered = keys.map((k, i) => ({ k, order: state[k]?.order ?? i, i })).sort((a, b) => a.order - b.order || a.i - b.i).map((x) => x.k);
+  const ordered = inSetOrder(keys, (k) => k, state);
   const at = ordered.indexOf(key);
   let to = at + step;
   while (to >= 0 && to < ordered.length && state[ordered[to]]?.show === false) to += step;

@@ -59,8 +59,9 @@ export function useListData<T, U>({ request, params, sort, current, pageSize, on
   const [state, setState] = useState<{ rows: T[]; total: number; estimated: boolean; loading: boolean }>(() => ({ rows: [], total: 0, estimated: false, loading: !!request }));
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  const latest = useRef({ request, onLoad, onPastEnd });
-  latest.current = { request, onLoad, onPastEnd };
+  // What a load asks with is read from here; `key` says when the params or the sort really changed.
+  const latest = useRef({ request, onLoad, onPastEnd, params, sort });
+  latest.current = { request, onLoad, onPastEnd, params, sort };
   const seq = useRef(0);
   const key = useMemo(() => JSON.stringify([params, sort]), [params, sort]);
   const hasRequest = !!request;
@@ -69,11 +70,10 @@ export function useListData<T, U>({ request, params, sort, current, pageSize, on
   // answer is on its way while the page around the rows is drawn (from a passive effect it was asked
   // only after that paint, a few hundred milliseconds later on a slow machine).
   useLayoutEffect(() => {
-    const fn = latest.current.request;
+    const { request: fn, params: p, sort: s } = latest.current;
     if (!fn) return;
     const id = ++seq.current;
-    setState((s) => (s.loading ? s : { ...s, loading: true }));
-    const [p, s] = JSON.parse(key) as [U, SortParams];
+    setState((prev) => (prev.loading ? prev : { ...prev, loading: true }));
     fn({ ...p, current, pageSize }, s, {}).then(
       (r) => {
         if (id !== seq.current) return;
