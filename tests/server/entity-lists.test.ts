@@ -223,9 +223,9 @@ for (const target of targets()) {
     });
 
     it('contains-search uses the trigram index, or the characters index for 1-2 characters, and treats wildcards literally', async () => {
-      const idx = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'orders_product_name_trgm'`);
+      const idx = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'orders_product_name_trgm'`);
       expect(idx[0]?.indexdef).toContain('gin_trgm_ops');
-      const chars = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = 'orders_product_name_chars'`);
+      const chars = await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'orders_product_name_chars'`);
       expect(chars[0]?.indexdef).toContain('string_to_array(lower(product_name), NULL');
       // Short terms: the rows holding the term, not just its characters (标准 is in 雇主责任险·标准版 only;
       // 准标 has the same characters and matches nothing).
