@@ -1,7 +1,8 @@
 /** Test helpers for the entity layer: an auth stub plugin and a seeded PGlite/PostgreSQL database. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { openPglite, openPostgres, type Db } from '../../src/server/db.ts';
+import { openPglite, type Db } from '../../src/server/db.ts';
+import { openPgSchema } from './pg-schema.ts';
 import { migrateEntities } from '../../src/server/entity/migrate.ts';
 import { entityRoutes } from '../../src/server/entity/routes.ts';
 import { ensureSerialSequence } from '../../src/server/entity/serial.ts';
@@ -30,10 +31,7 @@ export const testAuth = fp(async (app: FastifyInstance) => {
 
 export async function openTestDb(url?: string): Promise<Db> {
   if (!url) return openPglite('memory');
-  const db = await openPostgres(url);
-  await db.query('DROP SCHEMA public CASCADE');
-  await db.query('CREATE SCHEMA public');
-  return db;
+  return openPgSchema(url, 'entity');
 }
 
 export async function seedBusinesses(db: Db): Promise<void> {

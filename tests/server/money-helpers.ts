@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { openPglite, openPostgres, type Db } from '../../src/server/db.ts';
+import { openPglite, type Db } from '../../src/server/db.ts';
+import { openPgSchema } from './pg-schema.ts';
 import { resolve } from 'node:path';
 import { migrateAll } from '../../src/server/server.ts';
 import { seed } from '../../src/server/seed.ts';
@@ -19,26 +20,6 @@ export interface Target {
   openEmpty(): Promise<Db>;
 }
 
-/** Opens PostgreSQL in a fresh schema (search_path), so parallel test files never share tables. */
-async function openPgSchema(url: string): Promise<Db> {
-  const schema = `money_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = await openPostgres(url);
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.close();
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  const db = await openPostgres(u.toString());
-  const close = db.close.bind(db);
-  return Object.assign(db, {
-    async close() {
-      await close();
-      const a = await openPostgres(url);
-      await a.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await a.close();
-    },
-  });
-}
-
 /** The gateway's start-up order: base tables, entity columns, money DDL (+ plans), demo seed, backfill. */
 export async function prepare(db: Db): Promise<Db> {
   await migrateAll(db, resolve(import.meta.dirname, '../..'));
@@ -55,7 +36,7 @@ export function targets(): Target[] {
   ];
   if (PG_URL) {
     const url = PG_URL;
-    list.push({ name: 'postgres', open: async () => prepare(await openPgSchema(url)), openEmpty: () => openPgSchema(url) });
+    list.push({ name: 'postgres', open: async () => prepare(await openPgSchema(url, 'money')), openEmpty: () => openPgSchema(url, 'money') });
   }
   return list;
 }
