@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../../src/server/server.ts';
+import { windowAt } from '../../src/server/services/rate-limit.ts';
 
 export const DEMO = { phone: '13800000000', password: 'demo1234' };
 export const BIZ_ADMIN = 'B10001'; // prepaid, admin, attendance pack
@@ -117,4 +118,14 @@ export function useFilesDir(prefix = 'test-files-'): { readonly dir: string } {
 }
 
 /** Valid 18-digit mainland ID numbers for test data (tests/id-card.ts, shared with the browser tests). */
+/**
+ * Waits, when needed, until the gateway's fixed rate-limit window of `windowMs` has at least `marginMs`
+ * left, so requests a test expects to be counted together do not fall into two windows (a test that
+ * started a second before the minute turned saw its second code request allowed).
+ */
+export async function clearOfWindowEdge(windowMs: number, marginMs = 5_000): Promise<void> {
+  const { resetMs } = windowAt(windowMs);
+  if (resetMs < marginMs) await new Promise((r) => setTimeout(r, resetMs + 50));
+}
+
 export { makeIdCard } from '../id-card.ts';

@@ -4,7 +4,7 @@ import { migrate } from '../../src/server/migrate.ts';
 import { seed } from '../../src/server/seed.ts';
 import { startServer, StartupError } from '../../src/server/server.ts';
 import type { SmsProvider } from '../../src/server/services/sms.ts';
-import { BIZ_ADMIN, DEMO, boot, makeIdCard, type Client } from './helpers.ts';
+import { BIZ_ADMIN, DEMO, boot, clearOfWindowEdge, makeIdCard, type Client } from './helpers.ts';
 
 const OTHER = { phone: '13900000001', password: DEMO.password }; // second seeded account
 const sent: { phone: string; code: string }[] = [];
@@ -51,6 +51,7 @@ describe('password reset by SMS code', () => {
   });
 
   it('sends a random 6-digit code, stores only its hash, and limits requests per phone', async () => {
+    await clearOfWindowEdge(60_000);
     const r = await c.call('POST', '/api/auth/sms-code', { body: { phone: DEMO.phone }, ...anon });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ sentTo: '138****0000', expiresIn: 300 });
@@ -65,6 +66,7 @@ describe('password reset by SMS code', () => {
   });
 
   it('limits code requests per IP', async () => {
+    await clearOfWindowEdge(3_600_000);
     let last = 0;
     for (let i = 0; i < 21; i++) {
       const r = await c.call('POST', '/api/auth/sms-code', { body: { phone: `1370000${String(i).padStart(4, '0')}` }, ...anon });
@@ -148,6 +150,8 @@ describe('sign-in', () => {
   it('limits sign-in attempts per IP and the API per IP', async () => {
     const s = await boot({ db: plain, seed: false, limits: { loginPerIp: 3, apiPerMinute: 8 } });
     extra.push(s.server);
+    await clearOfWindowEdge(15 * 60_000); // the sign-in attempts' window (the minute's ends with it or inside it)
+    await clearOfWindowEdge(60_000);
     const st = [];
     for (let i = 0; i < 4; i++) st.push((await s.call('POST', '/api/auth/login', { body: { phone: `1370000000${i}`, password: 'x1234567' }, ...anon })).status);
     expect(st).toEqual([401, 401, 401, 429]);
@@ -160,6 +164,7 @@ describe('sign-in', () => {
   it('counts a signed-in request in its authentication statement: the same counter, limit, headers and message', async () => {
     const s = await boot({ limits: { apiPerMinute: 6 } });
     extra.push(s.server);
+    await clearOfWindowEdge(60_000);
     const login = await s.call('POST', '/api/auth/login', { body: DEMO, ...anon }); // 1: counted by the rate-limit plugin
     const token = login.body.data.token as string;
     const ip = (await s.server.db.query<{ key: string }>(`SELECT key FROM rate_limits WHERE key LIKE 'api:%'`))[0].key;
