@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite } from '../../src/server/db.ts';
+import { openPglite, type Db } from '../../src/server/db.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
 
 /** Entities given the extra field, and their API collections. */
@@ -23,6 +23,7 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 let root: string;
 let server: RunningServer;
 let doc: Doc;
+let db: Db | undefined;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'openapi-'));
@@ -33,7 +34,8 @@ beforeAll(async () => {
     e.fields = { ...e.fields, xNote: FIELD };
     writeFileSync(file, JSON.stringify(e, null, 2));
   }
-  server = await startServer({ port: 0, host: '127.0.0.1', db: await openPglite('memory'), seed: false, schemaRoot: root });
+  db = await openPglite('memory');
+  server = await startServer({ port: 0, host: '127.0.0.1', db, seed: false, schemaRoot: root });
   const r = await fetch(`${server.url.replace(/\/$/, '')}/api/docs/json`);
   expect(r.status).toBe(200);
   doc = (await r.json()) as Doc;
@@ -41,6 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await db?.close(); // given to the gateway, which closes only a database it opened itself
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -13,6 +13,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { earliestCoverStart } from '../../src/server/domain/cover.ts';
 import { startServer, type RunningServer } from '../../src/server/server.ts';
+import type { Db } from '../../src/server/db.ts';
 import { BIZ_ADMIN, makeIdCard, toRes, type Res } from './helpers.ts';
 import { targets } from './money-helpers.ts';
 
@@ -237,13 +238,16 @@ for (const target of targets()) {
   describe(`every writer stores every field of its entity (${target.name})`, () => {
     let root = '';
     let server: RunningServer;
+    /** Given to the gateway, so closed here: the gateway closes only a database it opened itself. */
+    let db: Db | undefined;
     let c: Ctx;
     let routes: string[] = [];
     beforeAll(async () => {
       root = schemasWithSynthFields();
       // PGlite: an in-memory database, so the uploaded roster is stored in it, not under .data/files
       // (files-backends.test.ts checks that nothing reaches the repository's data folders).
-      server = await startServer({ port: 0, host: '127.0.0.1', db: await target.openEmpty(), seed: true, schemaRoot: root, ...(target.name === 'pglite' ? { dataDir: 'memory' } : {}) });
+      db = await target.openEmpty();
+      server = await startServer({ port: 0, host: '127.0.0.1', db, seed: true, schemaRoot: root, ...(target.name === 'pglite' ? { dataDir: 'memory' } : {}) });
       const origin = server.url.replace(/\/$/, '');
       const login = await toRes(await fetch(`${origin}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone: '13800000000', password: 'demo1234' }) }));
       const token = login.body.data.token as string;
@@ -272,6 +276,7 @@ for (const target of targets()) {
     }, 180_000);
     afterAll(async () => {
       await server?.close();
+      await db?.close();
       if (root) rmSync(root, { recursive: true, force: true });
     });
 
