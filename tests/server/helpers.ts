@@ -117,7 +117,6 @@ export function useFilesDir(prefix = 'test-files-'): { readonly dir: string } {
   return files;
 }
 
-/** Valid 18-digit mainland ID numbers for test data (tests/id-card.ts, shared with the browser tests). */
 /**
  * Waits, when needed, until the gateway's fixed rate-limit window of `windowMs` has at least `marginMs`
  * left, so requests a test expects to be counted together do not fall into two windows (a test that
@@ -128,4 +127,5 @@ export async function clearOfWindowEdge(windowMs: number, marginMs = 5_000): Pro
   if (resetMs < marginMs) await new Promise((r) => setTimeout(r, resetMs + 50));
 }
 
+/** Valid 18-digit mainland ID numbers for test data (tests/id-card.ts, shared with the browser tests). */
 export { makeIdCard } from '../id-card.ts';

@@ -150,7 +150,7 @@ describe('sign-in', () => {
   it('limits sign-in attempts per IP and the API per IP', async () => {
     const s = await boot({ db: plain, seed: false, limits: { loginPerIp: 3, apiPerMinute: 8 } });
     extra.push(s.server);
-    await clearOfWindowEdge(15 * 60_000); // the sign-in attempts' window (the minute's ends with it or inside it)
+    await clearOfWindowEdge(15 * 60_000); // sign-in attempts are counted per 15 minutes, API calls per minute
     await clearOfWindowEdge(60_000);
     const st = [];
     for (let i = 0; i < 4; i++) st.push((await s.call('POST', '/api/auth/login', { body: { phone: `1370000000${i}`, password: 'x1234567' }, ...anon })).status);
