@@ -30,7 +30,4 @@ done
 su postgres -c "psql -q -p $PORT -c \"ALTER USER postgres PASSWORD 'postgres'\"" >&2
 su postgres -c "psql -q -p $PORT -tAc \"SELECT 1 FROM pg_database WHERE datname='$DB'\"" | grep -q 1 \
   || su postgres -c "createdb -p $PORT $DB" >&2
-# pg_trgm in public once, before any test: tests run in schemas of their own (tests/server/pg-schema.ts); the
-# first to create the extension would own it, and dropping that schema would take the others' indexes along.
-su postgres -c "PGOPTIONS='-c client_min_messages=warning' psql -q -p $PORT -d $DB -c 'CREATE SCHEMA IF NOT EXISTS public; CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public'" >&2
 echo "postgres://postgres:postgres@127.0.0.1:$PORT/$DB"

@@ -8,8 +8,8 @@ import { openPostgres, type Db } from '../../src/server/db.ts';
 export async function openPgSchema(url: string, prefix = 'test'): Promise<Db> {
   const schema = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = await openPostgres(url);
-  // pg_trgm belongs in public (scripts/ci-postgres.sh puts it there): created by the first test in its own
-  // schema, it would go with that schema and take the other schemas' trigram indexes along. Another
+  // pg_trgm belongs in public, put there before any test schema exists: created by the first test in its
+  // own schema, it would go with that schema and take the other schemas' trigram indexes along. Another
   // process creating it at the same moment, or no privilege to, is no error here.
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public').catch(() => undefined);
   await admin.query(`CREATE SCHEMA ${schema}`);
