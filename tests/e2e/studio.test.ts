@@ -17,7 +17,7 @@ import { startServer } from '../../src/server/server';
 import { scaffold } from '../../scripts/codegen-emit';
 import { earliestCoverStart } from '../../src/server/domain/cover';
 import { idCard } from '../id-card';
-import { DESKTOP, sharedBrowser, signInToFirstBusiness } from './session';
+import { DESKTOP, openInApp, sharedBrowser, signInToFirstBusiness } from './session';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const PERSONS = '/main/online-insurance/attendance-insurance/insure-person-manage';
@@ -94,8 +94,13 @@ async function gatewayHas(label: string) {
   await expect.poll(async () => ((await call('GET', '/api/insure-uploads/config')).body.data?.columns ?? []).map((c: { label: string }) => c.label), POLL).toContain(label);
 }
 
+/** Opens a page of the running console as its menu does: a full load of the dev server's unbundled modules costs Chromium several seconds of CPU. */
+async function open(path: string) {
+  await openInApp(page, `${origin}${path}`);
+}
+
 async function openStudio() {
-  await page.goto(`${origin}/studio`);
+  await open('/studio');
   await page.getByRole('cell', { name: 'phone', exact: true }).waitFor({ timeout: 90_000 });
 }
 
@@ -162,7 +167,7 @@ describe('the schema studio on npm run dev', () => {
     expect(roster.status, JSON.stringify(roster.body)).toBe(200);
     const stored = (await call('GET', `/api/insured-persons?employeeNo=GH-7001`)).body.data.list;
     expect(stored.map((p: { name: string; employeeNo: string }) => [p.name, p.employeeNo])).toEqual([[person.name, 'GH-7001']]);
-    await page.goto(`${origin}${PERSONS}`);
+    await open(PERSONS);
     await expect.poll(() => page.locator('.ant-table-thead').innerText(), POLL).toContain('工号');
     const expand = page.getByTestId('list-search-toggle').filter({ hasText: '展开' });
     if (await expand.count()) await expand.click();
@@ -197,7 +202,7 @@ describe('the schema studio on npm run dev', () => {
     expect((await call('GET', `/api/insured-persons/${stored.id}`)).body.data.staffNo).toBe('GH-7001');
 
     // The browser's validator: the person drawer has 员工编号 with the same rule.
-    await page.goto(`${origin}${PERSONS}`);
+    await open(PERSONS);
     await page.locator('.ant-table-row', { hasText: person.name }).getByText(/修改信息|完善信息/).click();
     const drawer = page.locator('.ant-drawer-content');
     await drawer.locator('.ant-formily-item', { hasText: '员工编号' }).locator('input').fill('G'.repeat(21));
