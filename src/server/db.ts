@@ -49,6 +49,26 @@ const pglites = new WeakMap<Db, Dumpable>();
 const dumps = new Map<string, { at: number; size: number; blob: Blob }>();
 
 /**
+ * A dump as a Blob whose arrayBuffer() (all that PGlite's loadDataDir reads of it) hands over the bytes
+ * read from the file instead of copying them: Node's own streams the Blob in chunks and concatenates
+ * them. Sharing is safe: PGlite only reads the archive (its untar slices a copy of each file out of it).
+ * A test gateway's start took 1.7 core-seconds with Node's, 1.3 with one copy per start, 1.0 with none.
+ */
+class DumpBlob extends Blob {
+  readonly #data: Uint8Array<ArrayBuffer>;
+
+  constructor(data: Uint8Array<ArrayBuffer>) {
+    super([data]);
+    this.#data = data;
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    const { buffer, byteOffset, byteLength } = this.#data;
+    return Promise.resolve(byteOffset === 0 && byteLength === buffer.byteLength ? buffer : buffer.slice(byteOffset, byteOffset + byteLength));
+  }
+}
+
+/**
  * A dump file as PGlite's loadDataDir takes it; undefined when it cannot be read. A Blob is read-only, so
  * one process's databases started from the same file share one copy of it (some 40 MB, read and copied
  * for each start before: a third of a second of every test gateway's start).
@@ -58,7 +78,7 @@ export function readDump(file: string): Blob | undefined {
     const { mtimeMs: at, size } = statSync(file);
     const known = dumps.get(file);
     if (known && known.at === at && known.size === size) return known.blob;
-    const blob = new Blob([readFileSync(file)]);
+    const blob = new DumpBlob(readFileSync(file));
     dumps.set(file, { at, size, blob });
     return blob;
   } catch {
