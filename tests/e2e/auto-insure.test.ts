@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { gatewayUrl, useSignedInPage } from './session';
+import { gatewayUrl, useSignedInPage, openPage } from './session';
 
 const baseUrl = gatewayUrl();
 const ui = useSignedInPage(baseUrl, { viewport: { width: 1440, height: 900 } });
@@ -25,7 +25,7 @@ describe('insured person management: automatic-insurance status (spec §3)', () 
     const { page } = ui;
     // A 信息待完善 person of the demo data, opened by name (other files add persons that sort before it).
     const [todo] = (await ui.get<{ list: Person[] }>('/api/insured-persons?autoStatus=0&pageSize=1')).list;
-    await page.goto(`${baseUrl}${PAGE}?name=${encodeURIComponent(todo.name)}`);
+    await openPage(page, `${baseUrl}${PAGE}?name=${encodeURIComponent(todo.name)}`);
     const incomplete = page.locator('tr.ant-table-row', { has: page.locator('[data-auto-status="0"]') }).first();
     await incomplete.waitFor();
     const id = (await incomplete.getAttribute('data-row-key'))!;
@@ -69,7 +69,7 @@ describe('insured person management: automatic-insurance status (spec §3)', () 
   it('filters the list by status', async () => {
     const { page } = ui;
     const stopped = (await ui.get<{ total: number }>('/api/insured-persons?autoStatus=2&pageSize=100')).total;
-    await page.goto(`${baseUrl}${PAGE}`);
+    await openPage(page, `${baseUrl}${PAGE}`);
     await page.locator('tr.ant-table-row').first().waitFor();
     // The status filter sits in the collapsed part of the search form.
     await page.getByTestId('list-search-toggle').click();

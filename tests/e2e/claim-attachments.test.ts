@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gatewayUrl, useSignedInPage } from './session';
+import { gatewayUrl, useSignedInPage, openPage } from './session';
 import { idCard } from '../id-card';
 import { makePng } from '../server/png';
 
@@ -31,7 +31,7 @@ describe('claim attachments in the browser', () => {
     const person = { name: '陈晓峰', idCard: idCard('19880512', 37) };
     await apiCall('POST', '/api/insure/roster', { planName: plans[0].value, startDate: today, rows: [{ ...person, phone: '13912340037', jobType: '仓储' }] });
 
-    await page.goto(`${baseUrl}${PM}/pay-apply-send`);
+    await openPage(page, `${baseUrl}${PM}/pay-apply-send`);
     await item('出险人').locator('input').fill(person.name);
     await item('身份证号').locator('input').fill(person.idCard);
     const date = item('出险日期').locator('input');
@@ -62,7 +62,7 @@ describe('claim attachments in the browser', () => {
     expect(files.list).toEqual([expect.objectContaining({ fileName: '伤情照片.png', size: photo.length })]);
 
     // The detail shows the stored photo itself (48 × 32 pixels, decoded from the served bytes).
-    await page.goto(`${baseUrl}${PM}/pay-apply?id=${claim.id}`);
+    await openPage(page, `${baseUrl}${PM}/pay-apply?id=${claim.id}`);
     await expect.poll(() => page.locator('.ant-descriptions').first().innerText(), { timeout: 20000 }).toContain('¥19.99');
     const shown = page.locator('[data-testid="claim-attachments"] img.ant-image-img');
     await shown.waitFor({ timeout: 20000 });

@@ -15,7 +15,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/server';
-import { DESKTOP, listRowsLoaded, P, sharedBrowser, signInToFirstBusiness } from './session';
+import { DESKTOP, listRowsLoaded, P, sharedBrowser, signInToFirstBusiness, openPage } from './session';
 import { idCard } from '../id-card';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -77,7 +77,7 @@ describe('a configurator adds 工号 to 参保人员 in schemas/ only', () => {
     expect(cols.map((c) => c.label)).toContain('工号');
     const values: Record<string, string> = { ...person, employeeNo: 'GH-20260001' };
     const csv = `${cols.map((c) => c.label).join(',')}\n${cols.map((c) => values[c.key] ?? '').join(',')}\n`;
-    await page.goto(`${origin}${P.roster}`);
+    await openPage(page, `${origin}${P.roster}`);
     await page.getByTestId('plan-select').click();
     await page.locator('.ant-select-item-option').first().click();
     await page.locator('input[type=file]').setInputFiles({ name: '工号名单.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -92,7 +92,7 @@ describe('a configurator adds 工号 to 参保人员 in schemas/ only', () => {
   });
 
   it('the list shows 工号 and its search finds the row', async () => {
-    await page.goto(`${origin}${PERSONS}`);
+    await openPage(page, `${origin}${PERSONS}`);
     await page.locator('.ant-table-row').first().waitFor({ timeout: 60_000 });
     expect(await page.locator('.ant-table-thead').innerText()).toContain('工号');
     // Search fields past the first row of the form are behind 展开.
@@ -154,7 +154,7 @@ describe('a developer scaffolds 服务工单 with codegen and follows what it pr
   });
 
   it('the list, the form and the detail work with no code change', async () => {
-    await page.goto(`${origin}/service-ticket/list`);
+    await openPage(page, `${origin}/service-ticket/list`);
     await expect.poll(() => page.title(), POLL).toContain('服务工单列表');
     await page.getByRole('button', { name: '新增服务工单' }).click();
     const form = page.locator('.ant-drawer-content, .ant-modal-content', { hasText: '新增服务工单' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, gatewayUrl, useSignedInPage } from './session';
+import { DESKTOP, gatewayUrl, useSignedInPage, openPage } from './session';
 import { CM } from './routeList';
 
 const baseUrl = gatewayUrl();
@@ -21,7 +21,7 @@ const orders = (q: string) => ui.get<{ list: Order[] }>(`/api/orders?${q}&curren
 
 /** Opens a detail page and waits until its record is shown (the conditional actions depend on it). */
 async function openOrder(o: Order) {
-  await ui.page.goto(`${baseUrl}${CM}/order-manage/${o.id}`);
+  await openPage(ui.page, `${baseUrl}${CM}/order-manage/${o.id}`);
   await ui.page.getByText(o.orderNo, { exact: true }).first().waitFor({ timeout: 20000 });
   await ui.page.getByRole('button', { name: '返回列表' }).waitFor();
 }
@@ -59,10 +59,10 @@ describe('detail actions appear only when they can succeed', () => {
     const issued = list.find((i) => i.status === 'issued')!;
     const applying = list.find((i) => i.status === 'applying')!;
     expect(issued && applying).toBeTruthy();
-    await page.goto(`${baseUrl}${CM}/invoice-manage/detail/${issued.id}`);
+    await openPage(page, `${baseUrl}${CM}/invoice-manage/detail/${issued.id}`);
     await page.getByText(issued.invoiceNo).first().waitFor({ timeout: 20000 });
     await expect.poll(() => hasButton('申请退票')).toBe(1);
-    await page.goto(`${baseUrl}${CM}/invoice-manage/detail/${applying.id}`);
+    await openPage(page, `${baseUrl}${CM}/invoice-manage/detail/${applying.id}`);
     await page.getByText(applying.invoiceNo).first().waitFor({ timeout: 20000 });
     await page.getByText('暂无退票申请').or(page.locator('[data-testid="invoice-orders"]')).first().waitFor();
     expect(await hasButton('申请退票')).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, gatewayUrl, listRowsLoaded, urlQuery, useSignedInPage } from './session';
+import { DESKTOP, gatewayUrl, listRowsLoaded, urlQuery, useSignedInPage, openPage } from './session';
 import { makeIdCard } from '../id-card';
 import { CM, M, PM } from './routeList';
 
@@ -17,7 +17,7 @@ const rowsLoaded = () => listRowsLoaded(ui.page);
 describe('list state in the URL', () => {
   it('keeps page and sort across a detail and back, and a reload', async () => {
     const { page } = ui;
-    await page.goto(`${baseUrl}${ORDERS}`);
+    await openPage(page, `${baseUrl}${ORDERS}`);
     await rowsLoaded();
     expect(query()).toEqual({}); // the default view keeps a clean URL
     await page.locator('.ant-table-thead th', { hasText: '订单金额' }).first().click();
@@ -43,7 +43,7 @@ describe('list state in the URL', () => {
 
   it('keeps the search form filters, and 重置 clears them from the URL', async () => {
     const { page } = ui;
-    await page.goto(`${baseUrl}${ORDERS}`);
+    await openPage(page, `${baseUrl}${ORDERS}`);
     await rowsLoaded();
     await page.getByPlaceholder('请输入').nth(1).fill('团体');
     await page.getByRole('button', { name: '查询' }).click();
@@ -86,7 +86,7 @@ describe('list state in the URL', () => {
 
   it('a drawer detail opened from a list keeps the list state when closed', async () => {
     const { page } = ui;
-    await page.goto(`${baseUrl}${PM}/pay-apply?sortField=createdAt&sortOrder=ascend&current=1&pageSize=30`);
+    await openPage(page, `${baseUrl}${PM}/pay-apply?sortField=createdAt&sortOrder=ascend&current=1&pageSize=30`);
     await rowsLoaded();
     await page.locator('.ant-table-row').first().locator('a').first().click();
     await expect.poll(query).toMatchObject({ sortField: 'createdAt', sortOrder: 'ascend' });
@@ -106,7 +106,7 @@ describe('a filter picked from a list of the gateway', () => {
     expect(plan).toBeTruthy();
     const expected = await ui.get<{ total: number }>(`/api/insure-records?current=1&pageSize=1&planName=${encodeURIComponent(plan.value)}`);
 
-    await page.goto(`${baseUrl}${M}/insured-record`);
+    await openPage(page, `${baseUrl}${M}/insured-record`);
     await rowsLoaded();
     const item = page.locator('[data-testid=list-search] .ant-form-item', { hasText: '保险方案' });
     if (!(await item.isVisible())) await page.getByTestId('list-search-toggle').click(); // the third filter is folded at first
@@ -147,7 +147,7 @@ describe('a list over 1,000 rows', () => {
     const batch = ((await r.json()) as { data: { batchNo: string; insured: number } }).data;
     expect(batch.insured).toBe(1050);
 
-    await page.goto(`${baseUrl}${M}/insured-record?batchNo=${batch.batchNo}&pageSize=50`);
+    await openPage(page, `${baseUrl}${M}/insured-record?batchNo=${batch.batchNo}&pageSize=50`);
     // The first list request after 1,050 new rows also refreshes the table's statistics for the estimate.
     await page.locator('.ant-table-row').first().waitFor({ timeout: 60_000 });
     await rowsLoaded();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, P, gatewayUrl, useSignedInPage } from './session';
+import { DESKTOP, P, gatewayUrl, useSignedInPage, openPage } from './session';
 import { idCard } from '../id-card';
 import { fillAttendance } from './attendance';
 import { earliestCoverStart } from '../../src/server/domain/cover';
@@ -26,7 +26,7 @@ describe('paying and costs in the browser (prepaid business)', () => {
 
     // The list says what is due and offers 去支付 on unpaid rows.
     const listUrl = `${baseUrl}${P.orders}?payStatus=unpaid&current=1&pageSize=100`;
-    await page.goto(listUrl);
+    await openPage(page, listUrl);
     await expect.poll(() => page.getByTestId('orders-due').innerText()).toContain(`待支付订单 ${before.unpaidCount} 笔，合计 ${money(before.unpaidAmount)}`);
     const row = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: order.orderNo });
     await row.getByTestId('list-pay').click();
@@ -51,7 +51,7 @@ describe('paying and costs in the browser (prepaid business)', () => {
   it('pays an unpaid order from its detail page: the order shows 已支付 and the balance drops by its amount', async () => {
     const { page } = ui;
     const { before, order } = await affordableUnpaid();
-    await page.goto(`${baseUrl}${P.orders}/${order.id}`);
+    await openPage(page, `${baseUrl}${P.orders}/${order.id}`);
 
     await expect.poll(() => page.getByTestId('order-pay-status').innerText()).toBe('待支付');
     await page.getByTestId('order-pay-button').click();

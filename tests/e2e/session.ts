@@ -165,6 +165,20 @@ export async function pickFromAccountMenu(page: Page, label: string): Promise<vo
 }
 
 /**
+ * Opens `url` (absolute) for a test about a page: inside the console when `page` already shows it on that
+ * origin (openInApp), else, or when `url` is the page already shown (to load it again), with page.goto.
+ * So a test still runs alone (its first page is a load) and a file pays one load, not one per test.
+ */
+export async function openPage(page: Page, url: string): Promise<void> {
+  const to = new URL(url);
+  const here = new URL(page.url());
+  const same = here.origin === to.origin && here.pathname === to.pathname && here.search === to.search;
+  const shown = !same && here.origin === to.origin && (await page.evaluate(() => (document.getElementById('root')?.childElementCount ?? 0) > 0).catch(() => false));
+  if (shown) await openInApp(page, to.pathname + to.search);
+  else await page.goto(url);
+}
+
+/**
  * Opens `path` (from the origin, with its query) in the console already loaded in `page`, the way its
  * menu and links do: a client-side navigation (the router follows history), scrolled to the top. For
  * tests about a page, not about its cold start: a page.goto starts the console's code again (about a

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { DESKTOP, P, downloadBytes, gatewayUrl, useSignedInPage } from './session';
+import { DESKTOP, P, downloadBytes, gatewayUrl, useSignedInPage, openPage } from './session';
 import { idCard } from '../id-card';
 
 const baseUrl = gatewayUrl();
@@ -10,7 +10,7 @@ const ui = useSignedInPage(baseUrl, { ...DESKTOP, viewport: { width: 1440, heigh
 const broken = (id: string) => `${id.slice(0, 17)}${id.endsWith('1') ? '2' : '1'}`;
 
 async function openUploadPage(): Promise<string> {
-  await ui.page.goto(`${baseUrl}${P.roster}`);
+  await openPage(ui.page, `${baseUrl}${P.roster}`);
   await ui.page.getByTestId('roster-upload').waitFor();
   await ui.page.getByTestId('plan-select').click();
   const option = ui.page.locator('.ant-select-item-option').first();
@@ -90,7 +90,7 @@ describe('roster upload in the browser', () => {
     expect(Buffer.compare(await downloadBytes(original), bytes)).toBe(0);
 
     // The form is in the history list, and its row leads back to this detail.
-    await page.goto(`${baseUrl}${P.historyForms}`);
+    await openPage(page, `${baseUrl}${P.historyForms}`);
     const batch = await ui.get<{ batchNo: string }>(`/api/insure-batches/${batchId}`);
     await expect.poll(() => page.locator('.ant-table-tbody').innerText(), { timeout: 15_000 }).toContain(batch.batchNo);
   });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, P, gatewayUrl, listRowsLoaded, openInApp, useSignedInPage } from './session';
+import { DESKTOP, P, gatewayUrl, listRowsLoaded, openInApp, useSignedInPage, openPage } from './session';
 import { M } from './routeList';
 import { makeIdCard } from '../id-card';
 
@@ -37,7 +37,7 @@ async function amountSum(p: Page): Promise<number> {
 describe('workbench', () => {
   it('shows the charts and the to-do list', async () => {
     const { page } = ui;
-    await page.goto(`${baseUrl}${P.home}`);
+    await openPage(page, `${baseUrl}${P.home}`);
     await page.getByTestId('todos').waitFor();
     await page.locator('[data-testid=chart-trend] canvas').waitFor({ timeout: 20000 });
     await page.locator('[data-testid=chart-plans] canvas').waitFor({ timeout: 20000 });
@@ -47,7 +47,7 @@ describe('workbench', () => {
 
   it('every number equals the total of the list it links to', async () => {
     const { page } = ui;
-    await page.goto(`${baseUrl}${P.home}`);
+    await openPage(page, `${baseUrl}${P.home}`);
     await page.getByTestId('todos').waitFor();
     const links = await page.locator('[data-testid^=wb-link-]').evaluateAll((as) =>
       as.map((a) => ({ key: a.getAttribute('data-testid')!.slice('wb-link-'.length), href: a.getAttribute('href')!, value: Number(a.getAttribute('data-value')) })),
@@ -83,7 +83,7 @@ describe('workbench', () => {
 
   it('each plan’s premium equals the sum of the orders it links to', async () => {
     const { page } = ui;
-    await page.goto(`${baseUrl}${P.home}`);
+    await openPage(page, `${baseUrl}${P.home}`);
     const plans = page.locator('[data-testid=chart-plans] [data-testid=metric-item]');
     await plans.first().waitFor();
     const items = await plans.evaluateAll((els) => els.map((e) => { const a = e.querySelector('a')!; return { href: a.getAttribute('href')!, text: a.textContent ?? '' }; }));
