@@ -94,10 +94,22 @@ export async function writeDump(db: Db, file: string): Promise<boolean> {
   return Boolean(pg);
 }
 
+/**
+ * An embedded database's files as a dump that new databases can start from (openPglite's startFrom),
+ * without a file in between; undefined for PostgreSQL. Several databases may start from the one dump.
+ */
+export async function dumpOf(db: Db): Promise<Blob | undefined> {
+  const pg = pglites.get(db);
+  return pg && new DumpBlob(await dumpBytes(pg));
+}
+
+async function dumpBytes(pg: Dumpable): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer());
+}
+
 async function dumpTo(pg: Dumpable, file: string): Promise<void> {
-  const data = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, data);
+  writeFileSync(temp, await dumpBytes(pg));
   renameSync(temp, file);
 }
 

@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from './chromium';
 import { DESKTOP, signInToFirstBusiness } from './sign-in';
 import { startServer, type RunningServer } from '../../src/server/server';
-import { openPglite, writeDump, type Db } from '../../src/server/db';
+import { dumpOf, openPglite, type Db } from '../../src/server/db';
 
 /** A gateway's demo user signed in to the demo business once, as the browser stores it. */
 export interface SignedInState {
@@ -68,14 +67,12 @@ export default async function setup(project: TestProject) {
     // (each its own in-memory database from that dump), not by seeding again (some 2.5 core-seconds each).
     const gateway = (db?: Db) => startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', db, seed: true, staticDir: dist, fakeClock: true });
     servers.push(await gateway());
-    const seeded = path.join(mkdtempSync(path.join(tmpdir(), 'e2e-seeded-')), 'demo.tar');
-    if (workerCount(project) > 1) await writeDump(servers[0].db, seeded);
+    const seeded = workerCount(project) > 1 ? await dumpOf(servers[0].db) : undefined;
     for (let i = 1; i < workerCount(project); i++) {
-      const db = await openPglite('memory', new Blob([readFileSync(seeded)]));
+      const db = await openPglite('memory', seeded);
       copies.push(db);
       servers.push(await gateway(db));
     }
-    rmSync(path.dirname(seeded), { recursive: true, force: true });
     // The same build under a base path, on gateway 1's database (no second seed; its demo accounts would
     // make a gateway that is production by default refuse to start). Like gateway 1 a development gateway
     // whose files are in that in-memory database, so either gateway may parse an upload of the other.
