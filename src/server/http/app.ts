@@ -30,6 +30,7 @@ import { authPlugin, countedByAuth } from './auth.ts';
 import { docsPlugin } from './docs.ts';
 import { badInput, errorHandler, HttpError, notFound, tooMany } from './errors.ts';
 import healthRoutes from './health.ts';
+import idleGc, { type IdleGcOptions } from './idle-gc.ts';
 import { securityHeaders } from './security.ts';
 import staticRoutes, { appConfigFromEnv } from './static.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits, type TestHooks } from './types.ts';
@@ -71,6 +72,8 @@ export interface AppOptions {
   files?: FileStorage;
   /** sha256 (hex) of the operator API's credential; the operator API answers 404 without one. */
   operatorTokenHash?: string;
+  /** A full garbage collection once the gateway is quiet (http/idle-gc.ts); false turns it off. */
+  idleGc?: IdleGcOptions | false;
 }
 
 export function normalizeBasePath(p?: string): string {
@@ -162,6 +165,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(securityHeaders);
+  if (opts.idleGc !== false) await app.register(idleGc, opts.idleGc ?? {});
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(docsPlugin);
   await app.register(healthRoutes);

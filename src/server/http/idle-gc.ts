@@ -1,0 +1,82 @@
+/**
+ * Gives memory back once the gateway goes quiet. Under load V8 promotes short-lived request garbage to
+ * the old generation, and nothing collects it until the heap grows further: measured on the bench's
+ * gateway, 20 s of 10 users listing orders left the heap 48 MiB fuller (RSS +65 MiB) for as long as
+ * we watched (60 s), all of it garbage (one full collection brought RSS back below its start). A
+ * process behind a container's memory limit, or one of several on a machine, should not keep that.
+ *
+ * So: when no request has been in flight for IDLE_MS and the heap has grown by GROWTH_BYTES since the
+ * last collection, a full collection runs (twice; tens of milliseconds on such a heap, while nothing waits).
+ * Per process, no shared state: every gateway process does this for itself.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+const IDLE_MS = 5000;
+const GROWTH_BYTES = 24 * 1024 * 1024;
+const CHECK_MS = 1000;
+
+let collect: (() => void) | null | undefined;
+
+/** V8's full collection, exposed once per process (the `--expose-gc` function of a fresh context). */
+export function fullGc(): (() => void) | null {
+  if (collect !== undefined) return collect;
+  try {
+    const existing = (globalThis as { gc?: () => void }).gc;
+    if (typeof existing === 'function') collect = existing;
+    else {
+      setFlagsFromString('--expose-gc');
+      collect = runInNewContext('gc') as () => void;
+    }
+  } catch {
+    collect = null;
+  }
+  return collect;
+}
+
+export interface IdleGcOptions {
+  /** Quiet time before a collection (default 5 s). */
+  idleMs?: number;
+  /** Heap growth since the last collection that makes one worth it (default 24 MiB). */
+  growthBytes?: number;
+  checkMs?: number;
+  /** The collection (default V8's full collection; tests count calls). */
+  collect?: () => void;
+}
+
+async function idleGc(app: FastifyInstance, opts: IdleGcOptions): Promise<void> {
+  const gc = opts.collect ?? fullGc();
+  if (!gc) return;
+  const idleMs = opts.idleMs ?? IDLE_MS;
+  const growth = opts.growthBytes ?? GROWTH_BYTES;
+  let inFlight = 0;
+  let lastActive = Date.now();
+  let baseline = process.memoryUsage().heapUsed;
+  const done = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    lastActive = Date.now();
+  };
+  app.addHook('onRequest', async () => {
+    inFlight++;
+    lastActive = Date.now();
+  });
+  app.addHook('onResponse', async () => done());
+  app.addHook('onRequestAbort', async (_req) => done());
+  const timer = setInterval(() => {
+    if (inFlight > 0 || Date.now() - lastActive < idleMs) return;
+    const before = process.memoryUsage().heapUsed;
+    if (before - baseline < growth) return;
+    const t0 = performance.now();
+    // Twice: the second collection finds the heap's pages the first one emptied and gives them back.
+    gc();
+    gc();
+    baseline = process.memoryUsage().heapUsed;
+    app.log.debug({ heapBefore: before, heapAfter: baseline, ms: Math.round(performance.now() - t0) }, 'idle: full garbage collection');
+  }, opts.checkMs ?? CHECK_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+export default fp(idleGc, { name: 'idle-gc' });

@@ -1,0 +1,58 @@
+import Fastify from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import idleGc, { fullGc } from '../../src/server/http/idle-gc.ts';
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => close?.());
+
+/** A bare app with the plugin (quiet after 150 ms, any growth counts) and a route held open until released. */
+async function app() {
+  let calls = 0;
+  let release = () => {};
+  const a = Fastify();
+  await a.register(idleGc, { idleMs: 150, growthBytes: 0, checkMs: 20, collect: () => calls++ });
+  a.get('/quick', async () => ({ ok: true }));
+  a.get('/held', () => new Promise((r) => (release = () => r({ ok: true }))));
+  await a.listen({ port: 0, host: '127.0.0.1' });
+  close = () => a.close();
+  const url = `http://127.0.0.1:${(a.server.address() as { port: number }).port}`;
+  return { url, calls: () => calls, release: () => release() };
+}
+
+describe('idle garbage collection', () => {
+  it('collects once the gateway has been quiet, never while a request is in flight', async () => {
+    const gw = await app();
+    await sleep(300);
+    const quietStart = gw.calls();
+    expect(quietStart).toBeGreaterThan(0);
+    const held = fetch(`${gw.url}/held`);
+    await sleep(100);
+    const during = gw.calls();
+    await sleep(400);
+    expect(gw.calls(), 'no collection while a request waits for its answer').toBe(during);
+    gw.release();
+    await held;
+    const answered = gw.calls();
+    await sleep(80);
+    expect(gw.calls(), 'none within the quiet time after the last answer').toBe(answered);
+    await sleep(300);
+    expect(gw.calls()).toBeGreaterThan(answered);
+  });
+
+  it('waits for the heap to grow before collecting again', async () => {
+    let calls = 0;
+    const a = Fastify();
+    await a.register(idleGc, { idleMs: 0, growthBytes: 512 * 1024 * 1024, checkMs: 20, collect: () => calls++ });
+    await a.ready();
+    close = () => a.close();
+    await sleep(200);
+    expect(calls).toBe(0);
+  });
+
+  it("exposes V8's full collection in this process", () => {
+    const gc = fullGc();
+    expect(typeof gc).toBe('function');
+    gc!();
+  });
+});
