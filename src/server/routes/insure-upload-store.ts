@@ -209,16 +209,17 @@ export async function coveredIdCards(
   const { endDate } = coverPeriod('roster', startDate);
   const cover = overlapsCoverSql({ planId: '$2', planName: '$3', start: '$4', end: '$5' });
   const out = new Set<string>();
-  // One index probe per given card (stored cards are upper case, as every write path stores them), not a
-  // scan of the business's records: an = ANY(…) or EXISTS over thousands of cards is planned as a scan,
-  // whose cost grows with every batch ever stored; a LATERAL … LIMIT 1 is a probe each. The cards travel
-  // as one JSON parameter, as createInsuranceBatch sends its rows (the driver would escape each one).
-  // In slices of PROBE_SLICE cards: on PGlite, which runs one statement at a time, 50,000 cards in one
-  // statement held every other request for most of a second.
+  // A semi-join of the given cards (stored cards are upper case, as every write path stores them): the
+  // planner, which takes the JSON's cards for about 100 rows, probes the (business_id, id_card) index once
+  // per card when the business has many records and hashes the cards when it has few. A LATERAL … LIMIT 1
+  // per card did the same on a large table (≈ 8 ms per 2,000 cards here) but, on a small one, scanned it
+  // once per card (≈ 24 ms against 1.6 ms). The cards travel as one JSON parameter, as createInsuranceBatch
+  // sends its rows (the driver would escape each one). In slices of PROBE_SLICE cards: on PGlite, which runs
+  // one statement at a time, 50,000 cards in one statement held every other request for most of a second.
   for (let i = 0; i < idCards.length; i += PROBE_SLICE) {
     const rows = await q.query<{ id_card: string }>(
-      `SELECT c.id_card FROM json_array_elements_text($6::json) AS c(id_card)
-        CROSS JOIN LATERAL (SELECT 1 FROM insure_records WHERE business_id = $1 AND id_card = c.id_card AND ${cover} LIMIT 1) r`,
+      `SELECT DISTINCT id_card FROM insure_records
+        WHERE business_id = $1 AND id_card IN (SELECT json_array_elements_text($6::json)) AND ${cover}`,
       [businessId, plan.id, plan.name, startDate, endDate, JSON.stringify(idCards.slice(i, i + PROBE_SLICE).map((c) => c.toUpperCase()))],
     );
     for (const r of rows) out.add(r.id_card);
