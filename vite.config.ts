@@ -93,6 +93,14 @@ if (process.env.VITEST && !process.env.PGLITE_MEMORY_TEMPLATE) {
   process.env.PGLITE_MEMORY_TEMPLATE = join(tmpdir(), `console-pglite-${version}.cluster`);
 }
 
+/**
+ * Under vitest: test gateways skip the idle garbage collection (src/server/http/idle-gc.ts). They share
+ * their process with the test files, whose heap is many times a gateway's, and a collection of it while a
+ * test waits (a parse process, a timer) is CPU the suite does not need; tests/server/idle-gc.test.ts tests
+ * the collection with its own settings.
+ */
+if (process.env.VITEST && process.env.IDLE_GC_SECONDS === undefined) process.env.IDLE_GC_SECONDS = '0';
+
 /** Under vitest only (`vite build` reads this file too): the slowest test files first. */
 const sequencer = process.env.VITEST ? (await import('./tests/vitest/sequencer.ts')).default : undefined;
 

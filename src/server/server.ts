@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createApp, normalizeBasePath } from './http/app.ts';
 import type { Limits, TestHooks } from './http/types.ts';
-import type { IdleGcOptions } from './http/idle-gc.ts';
+import { idleGcFromEnv, type IdleGcOptions } from './http/idle-gc.ts';
 import { openDb, type Db } from './db.ts';
 import { migratedTemplate } from './migrated-template.ts';
 import { migrate } from './migrate.ts';
@@ -73,7 +73,7 @@ export interface StartServerOptions {
    * (src/server/clock.ts). Refused in production.
    */
   fakeClock?: boolean;
-  /** When the quiet gateway collects its garbage (http/idle-gc.ts); false turns it off. */
+  /** When the quiet gateway collects its garbage (http/idle-gc.ts; default from IDLE_GC_SECONDS); false turns it off. */
   idleGc?: IdleGcOptions | false;
 }
 
@@ -157,7 +157,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       trustProxy: opts.trustProxy,
       appConfig: opts.appConfig ?? appConfigFromEnv(process.env, appEnvName(process.env, !production)),
       testHooks: opts.testHooks,
-      idleGc: opts.idleGc,
+      idleGc: opts.idleGc ?? idleGcFromEnv(),
       ...(opts.fakeClock ? { clock: storedOffsetClock(db), devClock: true } : {}),
       studio: opts.studio ? { root: opts.schemaRoot ?? REPO_ROOT } : undefined,
     });

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import idleGc, { fullGc } from '../../src/server/http/idle-gc.ts';
+import idleGc, { fullGc, idleGcFromEnv } from '../../src/server/http/idle-gc.ts';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => close?.());
@@ -54,5 +54,14 @@ describe('idle garbage collection', () => {
     const gc = fullGc();
     expect(typeof gc).toBe('function');
     gc!();
+  });
+});
+
+describe('IDLE_GC_SECONDS', () => {
+  it('sets the quiet time, turns the collection off with 0 and refuses what is no number of seconds', () => {
+    expect(idleGcFromEnv({})).toEqual({});
+    expect(idleGcFromEnv({ IDLE_GC_SECONDS: '30' })).toEqual({ idleMs: 30_000 });
+    expect(idleGcFromEnv({ IDLE_GC_SECONDS: '0' })).toBe(false);
+    expect(() => idleGcFromEnv({ IDLE_GC_SECONDS: 'soon' })).toThrow(/IDLE_GC_SECONDS/);
   });
 });

@@ -46,6 +46,15 @@ export interface IdleGcOptions {
   collect?: () => void;
 }
 
+/** IDLE_GC_SECONDS: quiet seconds before a collection (default 5); 0 turns it off (the test suite does). */
+export function idleGcFromEnv(env: NodeJS.ProcessEnv = process.env): IdleGcOptions | false {
+  const raw = env.IDLE_GC_SECONDS;
+  if (raw === undefined || raw === '') return {};
+  const s = Number(raw);
+  if (!Number.isFinite(s) || s < 0) throw new Error(`IDLE_GC_SECONDS must be a number of seconds ≥ 0, not "${raw}"`);
+  return s === 0 ? false : { idleMs: s * 1000 };
+}
+
 async function idleGc(app: FastifyInstance, opts: IdleGcOptions): Promise<void> {
   const gc = opts.collect ?? fullGc();
   if (!gc) return;
