@@ -60,19 +60,22 @@ async function idleGc(app: FastifyInstance, opts: IdleGcOptions): Promise<void> 
   if (!gc) return;
   const idleMs = opts.idleMs ?? IDLE_MS;
   const growth = opts.growthBytes ?? GROWTH_BYTES;
+  // Requests begun and not yet answered (an aborted request may see both onRequestAbort and onResponse).
+  const open = new WeakSet<object>();
   let inFlight = 0;
   let lastActive = Date.now();
   let baseline = process.memoryUsage().heapUsed;
-  const done = () => {
-    inFlight = Math.max(0, inFlight - 1);
+  const done = (req: object) => {
+    if (open.delete(req)) inFlight--;
     lastActive = Date.now();
   };
-  app.addHook('onRequest', async () => {
+  app.addHook('onRequest', async (req) => {
+    open.add(req);
     inFlight++;
     lastActive = Date.now();
   });
-  app.addHook('onResponse', async () => done());
-  app.addHook('onRequestAbort', async (_req) => done());
+  app.addHook('onResponse', async (req) => done(req));
+  app.addHook('onRequestAbort', async (req) => done(req));
   const timer = setInterval(() => {
     if (inFlight > 0 || Date.now() - lastActive < idleMs) return;
     const before = process.memoryUsage().heapUsed;
