@@ -49,6 +49,8 @@ export const MONEY_DDL: string[] = [
   `ALTER TABLE claims ADD COLUMN IF NOT EXISTS cover_checked BOOLEAN NOT NULL DEFAULT false`,
   // Orders know their batch (cover waiting for payment) and their postpaid statement month.
   `ALTER TABLE orders ADD COLUMN IF NOT EXISTS batch_id INTEGER`,
+  // A form's orders (its detail, its payment): without it each read scanned the orders table (1 s at 1M).
+  `CREATE INDEX IF NOT EXISTS orders_batch_idx ON orders (batch_id) WHERE batch_id IS NOT NULL`,
   `ALTER TABLE insure_batches ADD COLUMN IF NOT EXISTS form_id TEXT`,
   `ALTER TABLE orders ADD COLUMN IF NOT EXISTS statement_month TEXT`,
   `CREATE TABLE IF NOT EXISTS idempotency_keys (
