@@ -6,12 +6,12 @@ import idleGc, { fullGc, idleGcFromEnv } from '../../src/server/http/idle-gc.ts'
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => close?.());
 
-/** A bare app with the plugin (quiet after 150 ms, any growth counts) and a route held open until released. */
+/** A bare app with the plugin (quiet after 400 ms, any growth counts) and a route held open until released. */
 async function app() {
   let calls = 0;
   let release = () => {};
   const a = Fastify();
-  await a.register(idleGc, { idleMs: 150, growthBytes: 0, checkMs: 20, collect: () => calls++ });
+  await a.register(idleGc, { idleMs: 400, growthBytes: 0, checkMs: 20, collect: () => calls++ });
   a.get('/quick', async () => ({ ok: true }));
   a.get('/held', () => new Promise((r) => (release = () => r({ ok: true }))));
   await a.listen({ port: 0, host: '127.0.0.1' });
@@ -23,21 +23,18 @@ async function app() {
 describe('idle garbage collection', () => {
   it('collects once the gateway has been quiet, never while a request is in flight', async () => {
     const gw = await app();
-    await sleep(300);
-    const quietStart = gw.calls();
-    expect(quietStart).toBeGreaterThan(0);
+    await expect.poll(gw.calls, { timeout: 5000, interval: 20 }).toBeGreaterThan(0);
     const held = fetch(`${gw.url}/held`);
     await sleep(100);
     const during = gw.calls();
-    await sleep(400);
+    await sleep(800);
     expect(gw.calls(), 'no collection while a request waits for its answer').toBe(during);
     gw.release();
     await held;
     const answered = gw.calls();
-    await sleep(80);
+    await sleep(150);
     expect(gw.calls(), 'none within the quiet time after the last answer').toBe(answered);
-    await sleep(300);
-    expect(gw.calls()).toBeGreaterThan(answered);
+    await expect.poll(gw.calls, { timeout: 5000, interval: 20 }).toBeGreaterThan(answered);
   });
 
   it('waits for the heap to grow before collecting again', async () => {

@@ -5,8 +5,8 @@
  * we watched (60 s), all of it garbage (one full collection brought RSS back below its start). A
  * process behind a container's memory limit, or one of several on a machine, should not keep that.
  *
- * So: when no request has been in flight for IDLE_MS and the heap has grown by GROWTH_BYTES since the
- * last collection, a full collection runs (twice; tens of milliseconds on such a heap, while nothing waits).
+ * So: when no request has been in flight for IDLE_MS and the heap's use or the process's RSS has grown
+ * by GROWTH_BYTES since the last collection, a full collection runs (twice; tens of milliseconds on such a heap, while nothing waits).
  * Per process, no shared state: every gateway process does this for itself.
  */
 import type { FastifyInstance } from 'fastify';
@@ -39,7 +39,7 @@ export function fullGc(): (() => void) | null {
 export interface IdleGcOptions {
   /** Quiet time before a collection (default 5 s). */
   idleMs?: number;
-  /** Heap growth since the last collection that makes one worth it (default 24 MiB). */
+  /** Growth of the heap's use or of the RSS since the last collection that makes one worth it (default 24 MiB). */
   growthBytes?: number;
   checkMs?: number;
   /** The collection (default V8's full collection; tests count calls). */
@@ -64,7 +64,8 @@ async function idleGc(app: FastifyInstance, opts: IdleGcOptions): Promise<void> 
   const open = new WeakSet<object>();
   let inFlight = 0;
   let lastActive = Date.now();
-  let baseline = process.memoryUsage().heapUsed;
+  // What the heap used and the process held after the last collection (or at start).
+  let after = process.memoryUsage();
   const done = (req: object) => {
     if (open.delete(req)) inFlight--;
     lastActive = Date.now();
@@ -78,14 +79,16 @@ async function idleGc(app: FastifyInstance, opts: IdleGcOptions): Promise<void> 
   app.addHook('onRequestAbort', async (req) => done(req));
   const timer = setInterval(() => {
     if (inFlight > 0 || Date.now() - lastActive < idleMs) return;
-    const before = process.memoryUsage().heapUsed;
-    if (before - baseline < growth) return;
+    // The heap's garbage, or its pages held after a busy time (heapTotal, counted in the RSS), may have grown.
+    const before = process.memoryUsage();
+    if (before.heapUsed - after.heapUsed < growth && before.rss - after.rss < growth) return;
     const t0 = performance.now();
     // Twice: the second collection finds the heap's pages the first one emptied and gives them back.
     gc();
     gc();
-    baseline = process.memoryUsage().heapUsed;
-    app.log.debug({ heapBefore: before, heapAfter: baseline, ms: Math.round(performance.now() - t0) }, 'idle: full garbage collection');
+    // Taken after the collection: memory it could not give back (the RSS stays high) starts no next one.
+    after = process.memoryUsage();
+    app.log.debug({ heapBefore: before.heapUsed, heapAfter: after.heapUsed, rssBefore: before.rss, rssAfter: after.rss, ms: Math.round(performance.now() - t0) }, 'idle: full garbage collection');
   }, opts.checkMs ?? CHECK_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
