@@ -110,6 +110,8 @@ async function spawnGateway(serverModule: string | undefined, options: StartServ
       // An embedded database on disk keeps its files in <DATA_DIR>/files, as a deployment's does; without
       // it they went to this checkout's .data/files, which the test suite then found there.
       ...(options.dataDir && options.dataDir !== 'memory' ? { DATA_DIR: options.dataDir } : {}),
+      // As `npm start` and `npm run serve` start a gateway (README, Configuration).
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       BENCH_GATEWAY_OPTIONS: JSON.stringify(options),
       ...(serverModule ? { BENCH_GATEWAY_SERVER: serverModule } : {}),
     },
