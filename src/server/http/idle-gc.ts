@@ -61,24 +61,22 @@ async function idleGc(app: FastifyInstance, opts: IdleGcOptions): Promise<void> 
   const idleMs = opts.idleMs ?? IDLE_MS;
   const growth = opts.growthBytes ?? GROWTH_BYTES;
   // Requests begun and not yet answered (an aborted request may see both onRequestAbort and onResponse).
-  const open = new WeakSet<object>();
-  let inFlight = 0;
+  const open = new Set<object>();
   let lastActive = Date.now();
   // What the heap used and the process held after the last collection (or at start).
   let after = process.memoryUsage();
   const done = (req: object) => {
-    if (open.delete(req)) inFlight--;
+    open.delete(req);
     lastActive = Date.now();
   };
   app.addHook('onRequest', async (req) => {
     open.add(req);
-    inFlight++;
     lastActive = Date.now();
   });
   app.addHook('onResponse', async (req) => done(req));
   app.addHook('onRequestAbort', async (req) => done(req));
   const timer = setInterval(() => {
-    if (inFlight > 0 || Date.now() - lastActive < idleMs) return;
+    if (open.size > 0 || Date.now() - lastActive < idleMs) return;
     // The heap's garbage, or its pages held after a busy time (heapTotal, counted in the RSS), may have grown.
     const before = process.memoryUsage();
     if (before.heapUsed - after.heapUsed < growth && before.rss - after.rss < growth) return;
