@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './axe';
-import { tour } from './tour';
+import { settle, tour } from './tour';
 import { expectScreenshots, screenshotChecks } from './screenshots';
 import { CM } from './routeList';
 import { DEMO, businessName, gatewayUrl, sharedBrowser } from './session';
@@ -44,19 +44,36 @@ async function tabUntil(page: Page, done: (f: Awaited<ReturnType<typeof focused>
   throw new Error('not reached with the keyboard');
 }
 
-/** What the tour of every route at 1440×900 found (one tour for the axe, vocabulary and screenshot checks). */
-const tourResult = { pages: 0, found: [] as string[], words: [] as string[], screenshots: screenshotChecks(1440) };
+const WIDE = { width: 1440, height: 900 };
+const NARROW = { width: 1024, height: 768 };
+
+/** What the tour of every route found (one tour for the axe, vocabulary and screenshot checks at both sizes). */
+const tourResult = { pages: 0, found: [] as string[], words: [] as string[], wide: screenshotChecks(WIDE.width), narrow: screenshotChecks(NARROW.width) };
+
+/** Resizes the window as a user does and waits until the console has laid itself out again (folded menu, table widths). */
+async function resize(page: Page, size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(size);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await settle(page);
+}
 
 /**
- * Opens every route once at 1440×900 and, on each page, runs axe-core (axe.ts: in the page, violations
- * only), reads the visible text for the glossary and takes the 1440 screenshot with its layout checks
- * (screenshots.ts).
+ * Opens every route once and, on each page, runs axe-core (axe.ts: in the page, violations only) and
+ * reads the visible text for the glossary at 1440×900, and takes the screenshot with its layout checks
+ * (screenshots.ts) at 1440×900 and at 1024×768: one visit per route for both sizes, the window resized
+ * in between (the side menu folds below 1200 px, the tables fit their columns again). The sizes
+ * alternate, so a stop starts at the size the one before ended with and the window is resized once per stop.
  */
 async function tourEveryRoute(): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+  const context = await browser.newContext({ viewport: WIDE, locale: 'zh-CN', reducedMotion: 'reduce' });
   const variants = glossaryVariants();
   await tour(context, baseUrl, async (page, stop) => {
     tourResult.pages++;
+    const narrowFirst = page.viewportSize()?.width === NARROW.width;
+    if (narrowFirst) {
+      await tourResult.narrow.visit(page, stop);
+      await resize(page, WIDE);
+    }
     for (const v of await axeViolations(page, TAGS)) {
       if (v.impact !== 'serious' && v.impact !== 'critical') continue;
       tourResult.found.push(`${stop.path} ${v.id} (${v.impact}): ${v.targets.slice(0, 3).join(' | ')}`);
@@ -64,7 +81,11 @@ async function tourEveryRoute(): Promise<void> {
     // docs/glossary.md: no second term, no doubled field label, every amount with thousands separators.
     const text = await page.evaluate(() => `${document.title}\n${document.body.innerText}`);
     for (const p of textProblems(text, variants)) tourResult.words.push(`${stop.path} ${p}`);
-    await tourResult.screenshots.visit(page, stop);
+    await tourResult.wide.visit(page, stop);
+    if (!narrowFirst) {
+      await resize(page, NARROW);
+      await tourResult.narrow.visit(page, stop);
+    }
   });
   await context.close();
 }
@@ -85,7 +106,11 @@ describe('accessibility', () => {
   });
 
   it('screenshots of every route at 1440×900: nothing wider than the window, the brand in view, no covered column', () => {
-    expectScreenshots(tourResult.screenshots);
+    expectScreenshots(tourResult.wide);
+  });
+
+  it('screenshots of every route at 1024×768: the same checks with the side menu folded', () => {
+    expectScreenshots(tourResult.narrow);
   });
 
   it('signs in with the keyboard only, with a visible focus ring, and opens a detail from a list', async () => {

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { tour, type Stop } from './tour';
-import { gatewayUrl, sharedBrowser } from './session';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Stop } from './tour';
 
 const OUT = path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
@@ -63,29 +62,4 @@ export function screenshotChecks(width: number): ScreenshotChecks {
 export function expectScreenshots(checks: ScreenshotChecks): void {
   expect(checks.problems).toEqual([]);
   expect(checks.saved.length).toBeGreaterThanOrEqual(24);
-}
-
-/**
- * Registers the screenshot tour at one viewport (1024×768 in screenshots-1024.test.ts; the 1440×900
- * screenshots are taken on the accessibility tour, a11y.test.ts, which visits the same pages at that size).
- */
-export function screenshotTour(viewport: { width: number; height: number }): void {
-  const baseUrl = gatewayUrl();
-  let browser: Browser;
-  describe('screenshots of every route', () => {
-    beforeAll(async () => {
-      browser = await sharedBrowser();
-    });
-    afterAll(async () => {
-      await browser?.close();
-    });
-
-    it(`at ${viewport.width}×${viewport.height}`, async () => {
-      const checks = screenshotChecks(viewport.width);
-      const context = await browser.newContext({ viewport, locale: 'zh-CN', reducedMotion: 'reduce' });
-      await tour(context, baseUrl, checks.visit);
-      await context.close();
-      expectScreenshots(checks);
-    }, 600000);
-  });
 }

@@ -9,7 +9,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOWEST_FIRST = [
   'tests/e2e/studio.test.ts',
   'tests/e2e/a11y.test.ts',
-  'tests/e2e/screenshots-1024.test.ts',
   'tests/server/entity-migrate.test.ts',
   'tests/e2e/workbench.test.ts',
   'tests/e2e/list-state.test.ts',
