@@ -48,7 +48,7 @@ const WIDE = { width: 1440, height: 900 };
 const NARROW = { width: 1024, height: 768 };
 
 /** What the tour of every route found (one tour for the axe, vocabulary and screenshot checks at both sizes). */
-const tourResult = { pages: 0, found: [] as string[], words: [] as string[], wide: screenshotChecks(WIDE.width), narrow: screenshotChecks(NARROW.width) };
+const tourResult = { pages: 0, found: [] as string[], words: [] as string[], endless: [] as string[], wide: screenshotChecks(WIDE.width), narrow: screenshotChecks(NARROW.width) };
 
 /** Resizes the window as a user does and waits until the console has laid itself out again (folded menu, table widths). */
 async function resize(page: Page, size: { width: number; height: number }): Promise<void> {
@@ -81,6 +81,14 @@ async function tourEveryRoute(): Promise<void> {
     // docs/glossary.md: no second term, no doubled field label, every amount with thousands separators.
     const text = await page.evaluate(() => `${document.title}\n${document.body.innerText}`);
     for (const p of textProblems(text, variants)) tourResult.words.push(`${stop.path} ${p}`);
+    // The context asks for reduced motion: nothing may move forever (index.html stops antd's status pulse).
+    const endless = await page.evaluate(() =>
+      document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations === Infinity)
+        .map((a) => (a as CSSAnimation).animationName ?? 'script animation'),
+    );
+    if (endless.length) tourResult.endless.push(`${stop.path}: ${[...new Set(endless)].join(', ')}`);
     await tourResult.wide.visit(page, stop);
     if (!narrowFirst) {
       await resize(page, NARROW);
@@ -103,6 +111,10 @@ describe('accessibility', () => {
     expect(tourResult.pages).toBeGreaterThanOrEqual(24);
     expect(tourResult.found).toEqual([]);
     expect(tourResult.words).toEqual([]);
+  });
+
+  it('with reduced motion asked for, no page runs an endless animation', () => {
+    expect(tourResult.endless).toEqual([]);
   });
 
   it('screenshots of every route at 1440×900: nothing wider than the window, the brand in view, no covered column', () => {
