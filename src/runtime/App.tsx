@@ -37,17 +37,19 @@ function PublicRoute({ route }: { route: RouteNode }) {
 /**
  * Starts loading the code of the signed-in page a path shows as soon as it is opened, together with its
  * layout's, rather than once the layout has loaded and rendered (preloadRoute). The page's data starts
- * with it (preloadRouteData): when the console opens on the path, and when an in-app link is pressed
- * (pointerdown, then click: before the router renders the new page and unmounts the old one).
+ * with it (preloadRouteData): when the console opens on the path, when an in-app link is pressed
+ * (pointerdown, then click: before the router renders the new page and unmounts the old one), and on
+ * Back and Forward (popstate, before the router's own listener renders).
  */
 const PagePreload = observer(function PagePreload() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const base = useHref('/').replace(/\/$/, '');
   const { user } = useStores();
   // Signed out, or without a business: AccessLayout sends the visitor to sign-in instead.
   const signedIn = user.isLoggedIn && !!user.currentBusiness;
-  const current = useRef(pathname);
-  current.current = pathname;
+  // With its query: a list's first page follows the URL's page, sort and filters.
+  const current = useRef(pathname + search);
+  current.current = pathname + search;
   useEffect(() => {
     if (signedIn) preloadRoute(pathname);
   }, [pathname, signedIn]);
@@ -61,13 +63,21 @@ const PagePreload = observer(function PagePreload() {
       if (base && a.pathname !== base && !a.pathname.startsWith(`${base}/`)) return;
       const path = a.pathname.slice(base.length) || '/';
       preloadRoute(path);
-      preloadRouteData(path);
+      preloadRouteData(`${path}${a.search}`);
+    };
+    // Back and Forward: the browser has the new URL before the router renders its page.
+    const onHistory = () => {
+      const path = window.location.pathname.slice(base.length) || '/';
+      preloadRoute(path);
+      preloadRouteData(`${path}${window.location.search}`);
     };
     document.addEventListener('pointerdown', onPress, true);
     document.addEventListener('click', onPress, true);
+    window.addEventListener('popstate', onHistory, true);
     return () => {
       document.removeEventListener('pointerdown', onPress, true);
       document.removeEventListener('click', onPress, true);
+      window.removeEventListener('popstate', onHistory, true);
     };
   }, [signedIn, base]);
   return null;

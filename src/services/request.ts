@@ -78,15 +78,15 @@ export function clearRequestCache(): void {
  * card), then dropped, so a later reload asks the gateway again. A write in between drops it. Failures are
  * the page's to show: nothing is reported here.
  */
-export function preloadGet(url: string): void {
-  const key = cacheKey(url, undefined);
+export function preloadGet(url: string, params?: Record<string, unknown>): void {
+  const key = cacheKey(url, params);
   const now = Date.now();
   // Answers no page read in time (a link whose page asked for other URLs) do not pile up.
   for (const [k, v] of preloaded) if (v.expires <= now) preloaded.delete(k);
   if (inflight.has(key) || preloaded.has(key)) return;
   const startGeneration = generation;
   // Until it is answered it waits without a limit; a page that reads it meanwhile shares the request.
-  const entry = { expires: Infinity, read: false, value: apiRequest<unknown>('GET', url) };
+  const entry = { expires: Infinity, read: false, value: apiRequest<unknown>('GET', url, params ? { params } : {}) };
   preloaded.set(key, entry);
   const settle = () => {
     if (startGeneration !== generation) {

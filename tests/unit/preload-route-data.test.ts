@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, clearRequestCache, configureAuth } from '../../src/services/request';
 import { preloadRouteData } from '../../src/runtime/nav/preloadRoute';
+import { getTable } from '../../src/schema/registry';
+import { toQuery } from '../../src/runtime/tableColumns';
 
 // What a pressed link sends ahead of its page (src/runtime/App.tsx PagePreload), over a real HTTP server.
 let server: Server;
@@ -38,13 +40,34 @@ describe('a page’s data sent when its link is pressed', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('the workbench: its numbers; a list whose detail needs a record id: nothing for the detail', async () => {
+  it('the workbench: its numbers; a list whose detail needs a record id: its first page, nothing for the detail', async () => {
     preloadRouteData('/mine/home');
     preloadRouteData('/main/online-insurance/attendance-insurance/insure-person-manage');
     preloadRouteData('/no/such/page');
-    await received(['/api/overview/workbench']);
+    await received(['/api/insured-persons?current=1&pageSize=30', '/api/overview/workbench']);
     // Nothing else follows: a request for the detail or the unknown page would arrive in this time too.
     await new Promise((r) => setTimeout(r, 100));
-    expect(seen).toEqual(['/api/overview/workbench']);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('a list: the first page its table asks for (toQuery of the page and sort in its URL), which the GET of the table then shares', async () => {
+    preloadRouteData('/main/online-insurance/cost-manage/order-manage');
+    preloadRouteData('/account/account-center/account-center/bank-manage?current=2&pageSize=50&sortField=createdAt&sortOrder=descend');
+    await received(['/api/bank-accounts?current=2&pageSize=50&sortField=createdAt&sortOrder=descend', '/api/orders?current=1&pageSize=30', '/api/payments/due']);
+    // What TablePage sends when the table mounts on those URLs (ConsoleTable passes the page and page size, and the sort).
+    const orders = getTable('orders');
+    expect(await api.get(orders.api, toQuery(orders.columns, { current: 1, pageSize: 30 }, {}))).toEqual({ url: '/api/orders?current=1&pageSize=30' });
+    const banks = getTable('bank-accounts');
+    await api.get(banks.api, toQuery(banks.columns, { current: 2, pageSize: 50 }, { createdAt: 'descend' }));
+    expect(seen).toHaveLength(3);
+  });
+
+  it('a list whose URL filters it, a custom page on another tab and the business picker: no list preloaded', async () => {
+    preloadRouteData('/main/online-insurance/cost-manage/order-manage?payStatus=unpaid');
+    preloadRouteData('/main/online-insurance/attendance-insurance/insure-person-manage?tab=attendance');
+    preloadRouteData('/account/account-center/account-center/account-center');
+    await received(['/api/payments/due']);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual(['/api/payments/due']);
   });
 });

@@ -1,9 +1,10 @@
 import { matchPath } from 'react-router-dom';
 import type { RouteNode } from '../../schema/types';
-import { getDetail, routesFile } from '../../schema/registry';
+import { getDetail, getTable, routesFile } from '../../schema/registry';
 import { fillPath, flattenRoutes, templateParams } from '../../schema/routes';
 import { preloadGet } from '../../services/request';
-import { CUSTOM_PAGE_GETS } from '../pages/custom/pageData';
+import { CUSTOM_PAGE_GETS, CUSTOM_PAGE_LISTS } from '../pages/custom/pageData';
+import { firstLoadQuery } from '../table/firstLoad';
 import { lazyWithRetry as lazy } from '../errors';
 
 // The signed-in frame (menu layout, header menus, breadcrumb) is not part of the sign-in page's code: each
@@ -49,14 +50,24 @@ export function preloadRoute(path: string): void {
 
 /**
  * Sends the GETs the page of a signed-in path sends when it opens: the record of its detail schema (when
- * the path names every parameter of its `api`) and a custom page's own (CUSTOM_PAGE_GETS). Called when a
- * link is pressed and when the console starts on a path, so the answer is on its way while the page's
- * code loads; the page's own GET then shares it (preloadGet).
+ * the path names every parameter of its `api`), the first page of its list (a list route's, or the one a
+ * custom page opens with, CUSTOM_PAGE_LISTS; when the path's query names no filter, firstLoadQuery) and a
+ * custom page's own (CUSTOM_PAGE_GETS). Called when a link is pressed, on Back and Forward, and when the
+ * console starts on a path, so the answer is on its way while the page's code loads and renders; the
+ * page's own GET then shares it (preloadGet).
  */
 export function preloadRouteData(path: string): void {
   const hit = pageRouteOf(path);
   if (!hit) return;
   const { page, params } = hit;
+  const search = /\?[^#]*/.exec(path)?.[0] ?? '';
+  // A custom page shows its list on its first tab (UrlTabs: no ?tab= in the URL).
+  const list = page.kind === 'table' ? page.schema : page.kind === 'custom' && !new URLSearchParams(search).has('tab') ? CUSTOM_PAGE_LISTS[page.component] : undefined;
+  if (list) {
+    const table = getTable(list);
+    const query = firstLoadQuery(table, search);
+    if (query) preloadGet(table.api, query);
+  }
   const details = page.kind === 'detail' ? [page.schema] : page.kind === 'custom' ? (page.schemas ?? []).filter((s) => s.kind === 'detail').map((s) => s.schema) : [];
   const urls = details.flatMap((d) => {
     const api = getDetail(d).api;

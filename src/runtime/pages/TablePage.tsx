@@ -21,6 +21,7 @@ import { schemaCellRender } from '../table/cells';
 import { rangeFieldName } from '../table/urlState';
 import { routePreloads } from '../nav/preloadRoute';
 import { prefetchWhenIdle } from './prefetch';
+import { isBusinessPicker } from '../table/firstLoad';
 
 /** How long after its rows are shown a list loads the code of the pages its rows link to (prefetchWhenIdle). */
 const LINKED_AFTER_MS = 300;
@@ -59,7 +60,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
   const [dialogForm, setDialogForm] = useState<string>();
   const biz = user.currentBusiness;
   const ctx = { userType: biz?.userType, servicePacks: biz?.servicePacks ?? [] };
-  const isBusinessPicker = schema.id === 'businesses';
+  const businessPicker = isBusinessPicker(schema);
   // Page, page size, filters and sort live in the URL (?status=…&current=2&pageSize=30&sortField=…).
   const list = useListUrlState(schema);
   const initial = list.initial;
@@ -116,15 +117,15 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
       }
     }
     const actions = (schema.rowActions ?? []).filter((a) => allowedFor(a.userType, ctx));
-    if (actions.length > 0 || isBusinessPicker || rowActions) {
+    if (actions.length > 0 || businessPicker || rowActions) {
       cols.push({
         title: '操作',
         key: '__actions',
         valueType: 'option',
         fixed: 'right',
-        width: actionColumnWidth([...(isBusinessPicker ? ['当前企业'] : []), ...actions.map((a) => a.label), ...(rowActions ? rowActionLabels ?? [] : [])]),
+        width: actionColumnWidth([...(businessPicker ? ['当前企业'] : []), ...actions.map((a) => a.label), ...(rowActions ? rowActionLabels ?? [] : [])]),
         render: (_, record) => [
-          ...(isBusinessPicker
+          ...(businessPicker
             ? [
                 <a
                   key="enter"
@@ -222,7 +223,7 @@ export const TablePage = observer(function TablePage({ schema, rowActions, rowAc
         lastQuery.current = query;
         list.write(params as Record<string, unknown>, sort as Record<string, 'ascend' | 'descend' | null>);
         try {
-          if (isBusinessPicker) {
+          if (businessPicker) {
             const list = await api.get<Row[] | ListResult>(schema.api);
             const rows = Array.isArray(list) ? list : list.list;
             return { data: rows, total: rows.length, success: true };

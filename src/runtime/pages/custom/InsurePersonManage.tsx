@@ -10,6 +10,7 @@ import { message } from '../../feedback';
 import { LazyDetailPage as DetailPage, LazyFormPage as FormPage, LazyTablePage as TablePage } from '../lazy';
 import { UrlTabs } from './SchemaTabs';
 import { StatusTag } from './StatusTag';
+import { CUSTOM_PAGE_LISTS } from './pageData';
 import { AttendanceResult, type AttendanceOutcome } from './AttendanceResult';
 
 
@@ -68,7 +69,7 @@ function PersonDetail() {
 
 /** 自动投保中 persons are insured by each attendance submission; the others are listed with their reason. */
 function AutoInsurePersons() {
-  const table = getTable('insured-persons');
+  const table = getTable(CUSTOM_PAGE_LISTS.InsurePersonManage);
   const baseForm = getForm('insured-person-info');
   const statusOptions = table.columns.find((c) => c.dataIndex === 'autoStatus')?.options;
   const navigate = useNavigate();
@@ -166,7 +167,7 @@ function AutoInsurePersons() {
 function AttendanceInsure() {
   const navigate = useNavigate();
   const [outcome, setOutcome] = useState<AttendanceOutcome>();
-  const statusOptions = getTable('insured-persons').columns.find((c) => c.dataIndex === 'autoStatus')?.options;
+  const statusOptions = getTable(CUSTOM_PAGE_LISTS.InsurePersonManage).columns.find((c) => c.dataIndex === 'autoStatus')?.options;
   if (outcome) {
     return <AttendanceResult outcome={outcome} statusOptions={statusOptions} onFixPersons={() => navigate('?tab=persons')} onAgain={() => setOutcome(undefined)} />;
   }

@@ -10,3 +10,14 @@ export const CUSTOM_PAGE_GETS: Record<string, readonly string[]> = {
   OrderManage: [PAYMENTS_DUE],
   OrderDetail: [PAYMENTS_DUE],
 };
+
+/**
+ * The list a custom page opens with, drawn by TablePage as a list route's is (the table schema's name):
+ * its first page goes out with the link that opens the page (preloadRouteData), as a list route's does.
+ */
+export const CUSTOM_PAGE_LISTS: Record<string, string> = {
+  OrderManage: 'orders',
+  InsurePersonManage: 'insured-persons',
+  InsuredRecord: 'insure-records',
+  ClaimApply: 'claims',
+};

@@ -11,7 +11,7 @@ import { PATHS } from '../paths';
 import { useLoad } from '../useLoad';
 import { MonthlyStatement } from './MonthlyStatement';
 import { afterPaid, PayDialog, type Due, type PayableOrder } from './PayDialog';
-import { PAYMENTS_DUE } from '../pageData';
+import { CUSTOM_PAGE_LISTS, PAYMENTS_DUE } from '../pageData';
 
 type Row = Record<string, unknown>;
 const PAY_LABELS = ['去支付', '详情'] as const;
@@ -83,7 +83,7 @@ export const OrderManage = observer(function OrderManage() {
           }
         />
       )}
-      <TablePage key={listKey} schema={getTable('orders')} rowActions={rowActions} rowActionLabels={PAY_LABELS} />
+      <TablePage key={listKey} schema={getTable(CUSTOM_PAGE_LISTS.OrderManage)} rowActions={rowActions} rowActionLabels={PAY_LABELS} />
       {d?.chargeForm === 'postpaid' && <MonthlyStatement />}
       {paying && d && (
         <PayDialog
