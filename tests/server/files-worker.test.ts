@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MAX_ROWS, parseRosterInWorker, prewarmParseWorker, type ValidatorModuleRef } from '../../src/server/files/parse-in-worker.ts';
@@ -16,6 +17,20 @@ export function idFor(i: number): string {
   const birth = `${1970 + (i % 30)}${String(1 + (i % 12)).padStart(2, '0')}${String(1 + (i % 28)).padStart(2, '0')}`;
   const first17 = `110101${birth}${String(Math.floor(i / 420) % 1000).padStart(3, '0')}`; // unique for i < 420,000
   return first17 + idCardCheckChar(first17);
+}
+
+/** The command lines of this process's parse processes (Linux /proc). */
+function parseProcesses(): string[] {
+  const pids = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  return pids
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      } catch {
+        return '';
+      }
+    })
+    .filter((cmd) => /worker(-[0-9a-f]+\.mjs|\.ts)/.test(cmd));
 }
 
 async function bigXlsx(n: number): Promise<Buffer> {
@@ -80,6 +95,11 @@ describe('parseRosterInWorker', () => {
     const lines = ['姓名,身份证号,手机号,工种'];
     for (let i = 0; i < 7; i++) lines.push(`员工${i},${i === 5 ? idFor(0) : idFor(i)},${i === 3 ? '123' : ''},`);
     prewarmParseWorker();
+    // It runs the entry bundled as plain JavaScript (plain-js.ts), on node alone: no tsx loader to start.
+    const started = parseProcesses();
+    expect(started).toHaveLength(1);
+    expect(started[0]).toMatch(/node_modules\/\.cache\/console-parse\/worker-[0-9a-f]{16}\.mjs/);
+    expect(started[0]).not.toContain('tsx');
     const p = await parseRosterInWorker({ buffer: Buffer.from(lines.join('\n')), ext: 'csv', columns: ROSTER_COLUMNS, keyColumn: 'idCard', validatorModule, pageSize: 3 }).result;
     expect(p.counts).toEqual({ total: 7, valid: 5, errors: 1, duplicates: 1 });
     expect([p.valid, p.errors, p.duplicates]).toEqual([[], [], []]);

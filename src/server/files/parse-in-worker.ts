@@ -9,6 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { plainModule } from './plain-js.ts';
 import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type ProbedKey, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
 import type { CoveredMessage, JobMessage, ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
 
@@ -53,7 +54,7 @@ export interface ParseTask {
 }
 
 const ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
-/** tsx's loader, so the parse process runs the TypeScript entry as the gateway does. */
+/** tsx's loader, for a parse process that runs the TypeScript entry as the gateway does (when plainModule has none). */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /**
@@ -81,13 +82,16 @@ const STANDBY_IDLE_MS = 30_000;
 
 interface Booting {
   worker: ChildProcess;
+  /** Runs the entry bundled as plain JavaScript (plain-js.ts): its validator module must be bundled too. */
+  plain: boolean;
   /** Resolves once the process has loaded its code and waits for a job; rejects if it died first. */
   ready: Promise<void>;
 }
 
-function bootWorker(maxHeapMb: number): Booting {
-  const worker = fork(ENTRY, [], {
-    execArgv: ['--import', TSX, `--max-old-space-size=${maxHeapMb}`],
+function bootWorker(maxHeapMb: number, plain = true): Booting {
+  const entry = plain ? plainModule(ENTRY) : undefined;
+  const worker = fork(entry ?? ENTRY, [], {
+    execArgv: [...(entry ? [] : ['--import', TSX]), `--max-old-space-size=${maxHeapMb}`],
     serialization: 'advanced', // structured clone: Uint8Array and large strings as they are
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -102,7 +106,7 @@ function bootWorker(maxHeapMb: number): Booting {
     worker.once('exit', (code, signal) => reject(new Error(`parse process exited (${code ?? signal}) before its job`)));
   });
   ready.catch(() => undefined); // seen by whoever takes the process
-  return { worker, ready };
+  return { worker, ready, plain: entry !== undefined };
 }
 
 const end = (w: ChildProcess) => {
@@ -129,16 +133,17 @@ export function prewarmParseWorker(): void {
   standby = { ...b, timer };
 }
 
-function takeWorker(maxHeapMb: number): Booting {
+/** A parse process for a job: the standby one when it fits (its heap; plain JavaScript only if the validator has a bundle). */
+function takeWorker(maxHeapMb: number, plain: boolean): Booting {
   const s = standby;
-  if (s && maxHeapMb === DEFAULT_HEAP_MB) {
+  if (s && maxHeapMb === DEFAULT_HEAP_MB && (plain || !s.plain)) {
     standby = null;
     clearTimeout(s.timer);
     s.worker.ref();
     s.worker.channel?.ref();
     return s;
   }
-  return bootWorker(maxHeapMb);
+  return bootWorker(maxHeapMb, plain);
 }
 
 function acquire(): Promise<void> {
@@ -182,7 +187,10 @@ export function parseRosterInWorker(opts: ParseRosterOptions): ParseTask {
         pageSize: opts.pageSize,
         errorWorkbook: opts.errorWorkbook,
       };
-      const { worker, ready } = takeWorker(opts.maxHeapMb ?? DEFAULT_HEAP_MB);
+      // A parse process on plain JavaScript loads the validator's bundle; one on tsx its TypeScript.
+      const validatorJs = plainModule(opts.validatorModule.path);
+      const { worker, ready, plain } = takeWorker(opts.maxHeapMb ?? DEFAULT_HEAP_MB, validatorJs !== undefined);
+      if (plain) job.validatorModule = { ...opts.validatorModule, path: validatorJs! };
       return await new Promise<ParsedRoster>((resolve, reject) => {
         let settled = false;
         const finish = (err: SheetError | null, preview?: ParsedRoster) => {

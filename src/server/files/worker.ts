@@ -1,6 +1,7 @@
 /**
  * The parse process of parseRosterInWorker: read → map → validate, sending progress to the gateway.
- * Started with child_process.fork (and tsx); never import this from the gateway.
+ * Started with child_process.fork, bundled as plain JavaScript (plain-js.ts) or on tsx; never import this
+ * from the gateway.
  */
 import { pathToFileURL } from 'node:url';
 import { readSheet } from './roster-read.ts';
