@@ -9,7 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { plainModule } from './plain-js.ts';
+import { plainModule, preparePlainModules } from './plain-js.ts';
 import { MAX_BYTES, MAX_ROWS, SheetError, tooLargeMessage, type ParsedRoster, type ProbedKey, type Progress, type SheetColumn, type SheetErrorCode } from './types.ts';
 import type { CoveredMessage, JobMessage, ValidatorModuleRef, WorkerJob, WorkerMessage } from './worker.ts';
 
@@ -144,6 +144,11 @@ function takeWorker(maxHeapMb: number, plain: boolean): Booting {
     return s;
   }
   return bootWorker(maxHeapMb, plain);
+}
+
+/** Bundles the parse process's entry and these validator modules ahead (plain-js.ts preparePlainModules). */
+export function prepareParseCode(validatorPaths: string[]): void {
+  preparePlainModules([ENTRY, ...validatorPaths]);
 }
 
 function acquire(): Promise<void> {

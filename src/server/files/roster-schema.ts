@@ -4,11 +4,15 @@
  * row checks follow schemas/entities/ like the browser does. Header variants (aliases), widths and
  * text formats come from ROSTER_COLUMNS where a column of the same key exists.
  */
+import { fileURLToPath } from 'node:url';
 import { cellValue } from '../../shared/entity/cells.ts';
 import { checkField } from '../../shared/entity/rules.ts';
 import type { FieldSchema } from '../../shared/entity/types.ts';
 import { ROSTER_COLUMNS } from './roster-columns.ts';
 import type { RowValidator, SheetColumn } from './types.ts';
+
+/** This module's file: the validator module parse processes load (createFieldsValidator). */
+export const ROSTER_VALIDATOR = fileURLToPath(import.meta.url);
 
 export type RosterFields = Record<string, FieldSchema>;
 

@@ -6,7 +6,6 @@
  * error workbook in the file storage. Every write is guarded by the claim's token, so a parse whose
  * upload was given back (its process closing, or its heartbeat gone stale) can no longer change it.
  */
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db.ts';
 import { HttpError } from '../http/errors.ts';
@@ -14,10 +13,10 @@ import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { parseRosterInWorker, type ParseTask } from '../files/parse-in-worker.ts';
 import { streamToBuffer, type FileStorage } from '../files/storage.ts';
 import { MAX_BYTES, SheetError, type ParsedRoster } from '../files/types.ts';
+import { ROSTER_VALIDATOR } from '../files/roster-schema.ts';
 import type { ResultHead } from '../../shared/roster-result.ts';
 import { PAGE_SIZE, rosterColumns, rosterFields, rosterPlan, refusedIdCards } from './insure-upload-store.ts';
 
-const VALIDATOR = fileURLToPath(new URL('../files/roster-schema.ts', import.meta.url));
 const HEARTBEAT_MS = 5000;
 
 /** An upload claimed for parsing (the queue's claim). */
@@ -87,7 +86,7 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
         // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers;
         // someone outside the plan's insurable ages on the cover start is refused with the reason.
         coveredKeys: (idCards) => refusedIdCards(db, claim.businessId, plan, claim.startDate, idCards),
-        validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
+        validatorModule: { path: ROSTER_VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
         pageSize: PAGE_SIZE,
         errorWorkbook: true,
       });

@@ -5,17 +5,15 @@
  * the columns of an entity's roster field (e.g. attendance-submit.rows: the insured-person fields).
  * Small files (the field's maxItems rows) answered at once: no queue, nothing kept.
  */
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkUpload, cleanFileName, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
 import { parseRosterInWorker, prewarmParseWorker } from '../files/parse-in-worker.ts';
-import { rosterColumnsFromFields } from '../files/roster-schema.ts';
+import { ROSTER_VALIDATOR, rosterColumnsFromFields } from '../files/roster-schema.ts';
 import { MAX_ROWS, SheetError } from '../files/types.ts';
 import { badInput, ok } from '../http/errors.ts';
 import type { EntityRegistry } from '../../shared/entity/registry.ts';
 import { rowsFieldOf } from './insure-upload-store.ts';
 
-const VALIDATOR = fileURLToPath(new URL('../files/roster-schema.ts', import.meta.url));
 
 interface Multipart {
   file?: { name: string; buffer: Buffer };
@@ -42,7 +40,7 @@ export default async function insureUploadReadRoutes(app: FastifyInstance, opts:
           columns,
           // In-file duplicates by the field that identifies a person (the entity's unique field).
           keyColumn: Object.entries(target.fields).find(([, f]) => f.unique)?.[0] ?? '',
-          validatorModule: { path: VALIDATOR, exportName: 'createFieldsValidator', args: { fields: target.fields } },
+          validatorModule: { path: ROSTER_VALIDATOR, exportName: 'createFieldsValidator', args: { fields: target.fields } },
           maxRows: target.maxItems ?? MAX_ROWS,
           rowsOut: true,
           timeoutMs: 30_000,

@@ -8,7 +8,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { coverStartError, earliestCoverStart, hashRequest, localParts, MAX_BATCH_ROWS, quoteInsurance, withIdempotency, type Quote } from '../domain/index.ts';
 import { checkUpload, cleanFileName, downloadHeaders, ROSTER_UPLOAD_TYPES } from '../files/checks.ts';
-import { prewarmParseWorker } from '../files/parse-in-worker.ts';
+import { prepareParseCode, prewarmParseWorker } from '../files/parse-in-worker.ts';
+import { ROSTER_VALIDATOR } from '../files/roster-schema.ts';
 import { FileNotFoundError } from '../files/storage.ts';
 import { MAX_BYTES, MAX_ROWS, tooLargeMessage } from '../files/types.ts';
 import { templateWorkbook } from '../files/workbooks.ts';
@@ -87,6 +88,8 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
   const { db } = app.deps;
   const { registry } = app.deps.entities;
   const storage = app.deps.files;
+  // The parse process's code as plain JavaScript, made now rather than at the first upload.
+  prepareParseCode([ROSTER_VALIDATOR]);
   const queue = startParseQueue({ db, registry, storage, log: app.log });
   // Files of uploads nobody confirmed expire (any gateway process may purge; see insure-upload-purge.ts).
   const purge = () => purgeUploads({ db, storage }).catch((err: unknown) => app.log.warn({ err }, 'upload purge failed'));
