@@ -62,12 +62,16 @@ const PagePreload = observer(function PagePreload() {
       if (!a || (a.target && a.target !== '_self') || a.origin !== window.location.origin || a.hasAttribute('download')) return;
       if (base && a.pathname !== base && !a.pathname.startsWith(`${base}/`)) return;
       const path = a.pathname.slice(base.length) || '/';
+      // Only for another page: within one (a row's drawer, ?id=) the page shown stays, and so do its rows.
+      if (path === current.current.split('?')[0]) return;
       preloadRoute(path);
       preloadRouteData(`${path}${a.search}`);
     };
-    // Back and Forward: the browser has the new URL before the router renders its page.
+    // Back and Forward: the browser has the new URL before the router renders its page (another page
+    // only, as for a link: a drawer closed by Back leaves its list as it is).
     const onHistory = () => {
       const path = window.location.pathname.slice(base.length) || '/';
+      if (path === current.current.split('?')[0]) return;
       preloadRoute(path);
       preloadRouteData(`${path}${window.location.search}`);
     };
