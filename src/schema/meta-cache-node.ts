@@ -6,11 +6,12 @@
  * the cache cannot be read or written, the validators are compiled as usual.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import { writeWhole } from './write-whole-node';
 import { createMetaAjv, FILE_KINDS, META_SCHEMAS, setValidatorSource, validatorsOf, type MetaValidators } from './meta';
 
 /** The repository root (in a jsdom test import.meta.url is no file: URL, then the working directory). */
@@ -49,10 +50,7 @@ export function cachedValidators(): MetaValidators {
   const validators = validatorsOf(ajv);
   try {
     const code = toCode(ajv, Object.fromEntries(FILE_KINDS.map((k) => [k, `${k}.schema.json`])));
-    mkdirSync(DIR, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, code);
-    renameSync(tmp, file); // whole or not at all, when processes start together
+    writeWhole(file, code); // whole or not at all, when processes start together
   } catch {
     // no cache this time
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writeWhole } from '../schema/write-whole-node.ts';
 
 export interface QueryOptions {
   /**
@@ -108,9 +109,7 @@ async function dumpBytes(pg: Dumpable): Promise<Uint8Array<ArrayBuffer>> {
 }
 
 async function dumpTo(pg: Dumpable, file: string): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, await dumpBytes(pg));
-  renameSync(temp, file);
+  writeWhole(file, await dumpBytes(pg));
 }
 
 function txView(driver: Db['driver'], run: Queryable['query']): Db {

@@ -11,14 +11,17 @@
  * caller starts the parse process with tsx as before.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esbuild from 'esbuild';
+import { writeWhole } from '../../schema/write-whole-node.ts';
 
 const CACHE = fileURLToPath(new URL('../../../node_modules/.cache/console-parse/', import.meta.url));
 /** Bundled files by source file (null: none could be made). */
 const made = new Map<string, string | null>();
+/** Source files whose asynchronous build (preparePlainModules) is under way. */
+const building = new Set<string>();
 
 const sourceFile = (path: string) => (path.startsWith('file:') ? fileURLToPath(path) : path);
 const isTypeScript = (file: string) => /\.[cm]?ts$/.test(file);
@@ -50,13 +53,18 @@ export function plainModule(path: string): string | undefined {
  */
 export function preparePlainModules(paths: string[]): void {
   for (const file of paths.map(sourceFile).filter(isTypeScript)) {
-    if (made.has(file)) continue;
-    esbuild.build(options(file)).then(
-      (r) => {
-        if (!made.has(file)) made.set(file, attempt(() => save(file, codeOf(r))));
-      },
-      () => undefined, // plainModule tries again, and falls back to tsx
-    );
+    // Gateways of one process (the test files') register while the first build still runs: one build each.
+    if (made.has(file) || building.has(file)) continue;
+    building.add(file);
+    esbuild
+      .build(options(file))
+      .then(
+        (r) => {
+          if (!made.has(file)) made.set(file, attempt(() => save(file, codeOf(r))));
+        },
+        () => undefined, // plainModule tries again, and falls back to tsx
+      )
+      .finally(() => building.delete(file));
   }
 }
 
@@ -70,11 +78,6 @@ function attempt(make: () => string): string | null {
 
 function save(file: string, code: Uint8Array): string {
   const out = join(CACHE, `${basename(file).replace(/\.[cm]?ts$/, '')}-${createHash('sha1').update(code).digest('hex').slice(0, 16)}.mjs`);
-  if (!existsSync(out)) {
-    mkdirSync(CACHE, { recursive: true });
-    const temp = `${out}.${process.pid}.tmp`;
-    writeFileSync(temp, code);
-    renameSync(temp, out);
-  }
+  if (!existsSync(out)) writeWhole(out, code);
   return out;
 }
