@@ -56,25 +56,22 @@ const PagePreload = observer(function PagePreload() {
   useEffect(() => {
     if (!signedIn) return undefined;
     preloadRouteData(current.current);
+    // Only for another page: within one (a row's drawer, ?id=, opened by a link or closed by Back) the
+    // page shown stays, and so do its rows.
+    const preloadPage = (path: string, query: string) => {
+      if (path === current.current.split('?')[0]) return;
+      preloadRoute(path);
+      preloadRouteData(`${path}${query}`);
+    };
     const onPress = (e: MouseEvent) => {
       if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
       const a = e.target instanceof Element ? e.target.closest<HTMLAnchorElement>('a[href]') : null;
       if (!a || (a.target && a.target !== '_self') || a.origin !== window.location.origin || a.hasAttribute('download')) return;
       if (base && a.pathname !== base && !a.pathname.startsWith(`${base}/`)) return;
-      const path = a.pathname.slice(base.length) || '/';
-      // Only for another page: within one (a row's drawer, ?id=) the page shown stays, and so do its rows.
-      if (path === current.current.split('?')[0]) return;
-      preloadRoute(path);
-      preloadRouteData(`${path}${a.search}`);
+      preloadPage(a.pathname.slice(base.length) || '/', a.search);
     };
-    // Back and Forward: the browser has the new URL before the router renders its page (another page
-    // only, as for a link: a drawer closed by Back leaves its list as it is).
-    const onHistory = () => {
-      const path = window.location.pathname.slice(base.length) || '/';
-      if (path === current.current.split('?')[0]) return;
-      preloadRoute(path);
-      preloadRouteData(`${path}${window.location.search}`);
-    };
+    // Back and Forward: the browser has the new URL before the router renders its page.
+    const onHistory = () => preloadPage(window.location.pathname.slice(base.length) || '/', window.location.search);
     document.addEventListener('pointerdown', onPress, true);
     document.addEventListener('click', onPress, true);
     window.addEventListener('popstate', onHistory, true);
