@@ -5,8 +5,9 @@ import { DEMO_PASSWORD, DEMO_PHONE } from './seed.ts';
 /**
  * Development: the gateway (demo data) on :8080 under `tsx watch`, plus the Vite dev server (which
  * proxies /api to it). Editing a schema under schemas/ reloads both sides: Vite reloads the console
- * (the browser registry imports schemas/** through import.meta.glob) and tsx restarts the gateway,
- * which validates the schemas again and migrates new columns and indexes before it answers.
+ * (the browser registry imports schemas/** through import.meta.glob) and the gateway starts again in its
+ * own process (schema-reload.ts), validating the schemas and migrating new columns and indexes before it
+ * answers. A code edit restarts the gateway's process (tsx watch); content/ is read at each request.
  */
 const env = process.env;
 const host = env.HOST || '127.0.0.1';
@@ -16,7 +17,7 @@ const bin = (name: string) => resolve('node_modules/.bin', name);
 
 const gateway = spawn(
   bin('tsx'),
-  ['watch', '--clear-screen=false', '--include', 'schemas/**/*.json', '--include', 'content/**/*.md', 'src/server/main.ts', '--demo', '--studio'],
+  ['watch', '--clear-screen=false', 'src/server/main.ts', '--demo', '--studio'],
   { stdio: 'inherit', env: { ...env, PORT: port, HOST: host, DATA_DIR: env.DATA_DIR || '.data/pglite' } },
 );
 
@@ -30,7 +31,7 @@ vite.stdout!.on('data', (chunk: Buffer) => {
     announced = true;
     console.log(`\nConsole (dev) ready at ${m[1]} (gateway ${gatewayUrl}/api/)`);
     console.log(`Demo sign-in: phone ${DEMO_PHONE}, password ${DEMO_PASSWORD}`);
-    console.log('Edits under schemas/ reload the console and restart the gateway.\n');
+    console.log('Edits under schemas/ reload the console and the gateway.\n');
   }
 });
 

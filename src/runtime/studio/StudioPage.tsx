@@ -24,7 +24,7 @@ const GROUPS: Array<[string, string]> = [
   ['schemas/routes', '路由'],
 ];
 
-/** The files, retried while the gateway restarts after a save (tsx watch). */
+/** The files, retried while the gateway starts again after a save (src/server/schema-reload.ts). */
 async function loadFiles(tries = 40): Promise<StudioFiles> {
   for (let i = 0; ; i++) {
     try {

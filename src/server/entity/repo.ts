@@ -21,6 +21,11 @@ export function entitiesAt(root: string = REPO_ROOT): LoadedEntities {
   return hit;
 }
 
+/** Reads the repository's schemas again at the next call: the development gateway's reload after an edit (main.ts). */
+export function forgetRepoEntities(): void {
+  cache.clear();
+}
+
 /** The repository's own schemas (entitiesAt(REPO_ROOT)). */
 export function repoEntities(): LoadedEntities {
   return entitiesAt(REPO_ROOT);
