@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './axe';
-import { settle, tour } from './tour';
+import { settle, tour, type Stop } from './tour';
 import { expectScreenshots, screenshotChecks } from './screenshots';
 import { CM } from './routeList';
 import { DEMO, businessName, gatewayUrl, sharedBrowser } from './session';
@@ -47,8 +47,31 @@ async function tabUntil(page: Page, done: (f: Awaited<ReturnType<typeof focused>
 const WIDE = { width: 1440, height: 900 };
 const NARROW = { width: 1024, height: 768 };
 
-/** What the tour of every route found (one tour for the axe, vocabulary and screenshot checks at both sizes). */
-const tourResult = { pages: 0, found: [] as string[], words: [] as string[], endless: [] as string[], wide: screenshotChecks(WIDE.width), narrow: screenshotChecks(NARROW.width) };
+/** What the tour of every route found (one tour for the page, axe, vocabulary and screenshot checks at both sizes). */
+const tourResult = {
+  pages: 0,
+  /** page routes shown with another title, or with the error page */
+  wrong: [] as string[],
+  /** what any page of the tour logged as an error */
+  errors: [] as string[],
+  /** the favicon the signed-in console links to */
+  icon: '',
+  found: [] as string[],
+  words: [] as string[],
+  endless: [] as string[],
+  wide: screenshotChecks(WIDE.width),
+  narrow: screenshotChecks(NARROW.width),
+};
+
+/** A page route shows its title in the header and in the tab, and not the error page. */
+async function checkPage(page: Page, stop: Stop): Promise<void> {
+  if (!stop.title) return;
+  const header = (await page.getByTestId('page-title').textContent())?.trim();
+  if (header !== stop.title) tourResult.wrong.push(`${stop.path}: header ${header}, not ${stop.title}`);
+  if (!(await page.title()).startsWith(`${stop.title} · `)) tourResult.wrong.push(`${stop.path}: tab title ${await page.title()}`);
+  if (await page.getByText('页面出错了').count()) tourResult.wrong.push(`${stop.path}: 页面出错了`);
+  tourResult.icon ||= await page.evaluate(() => (document.querySelector('link[rel="icon"]') as HTMLLinkElement | null)?.href ?? '');
+}
 
 /** Resizes the window as a user does and waits until the console has laid itself out again (folded menu, table widths). */
 async function resize(page: Page, size: { width: number; height: number }): Promise<void> {
@@ -66,9 +89,14 @@ async function resize(page: Page, size: { width: number; height: number }): Prom
  */
 async function tourEveryRoute(): Promise<void> {
   const context = await browser.newContext({ viewport: WIDE, locale: 'zh-CN', reducedMotion: 'reduce' });
+  context.on('weberror', (e) => tourResult.errors.push(`pageerror: ${String(e.error())}`));
+  context.on('console', (m) => {
+    if (m.type() === 'error') tourResult.errors.push(`console: ${m.text()} @ ${m.location()?.url ?? ''}`);
+  });
   const variants = glossaryVariants();
   await tour(context, baseUrl, async (page, stop) => {
     tourResult.pages++;
+    await checkPage(page, stop);
     const narrowFirst = page.viewportSize()?.width === NARROW.width;
     if (narrowFirst) {
       await tourResult.narrow.visit(page, stop);
@@ -105,6 +133,12 @@ describe('accessibility', () => {
   }, 600000);
   afterAll(async () => {
     await browser?.close();
+  });
+
+  it('opens every route of the specification inside the console with its title and real content, and nothing logs an error', () => {
+    expect(tourResult.pages).toBeGreaterThanOrEqual(24);
+    expect(tourResult.wrong).toEqual([]);
+    expect(tourResult.errors).toEqual([]);
   });
 
   it('on every route: no serious or critical axe-core violation, and the visible text keeps one vocabulary', () => {
@@ -166,13 +200,9 @@ describe('accessibility', () => {
   });
 
   it('every page has a favicon', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${baseUrl}${CM}/order-manage`);
-    const href = await page.locator('link[rel="icon"]').getAttribute('href');
-    expect(href).toBeTruthy();
-    const r = await fetch(new URL(href!, page.url()));
+    expect(tourResult.icon).toBeTruthy();
+    const r = await fetch(tourResult.icon);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^image\//);
-    await page.close();
   });
 });

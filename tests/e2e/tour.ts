@@ -2,11 +2,12 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { PUBLIC_ROUTES, signedInRoutes, routeSlug, CM } from './routeList';
 import { businessName, chooseBusiness, signIn, pickFromAccountMenu, openInApp } from './session';
 
-/** One page of the tour: its name (file-name slug), path and whether it is signed in. */
+/** One page of the tour: its name (file-name slug), path, whether it is signed in and, for a page route, its title. */
 export interface Stop {
   name: string;
   path: string;
   signedIn: boolean;
+  title?: string;
 }
 
 /**
@@ -56,7 +57,7 @@ export async function tour(context: BrowserContext, baseUrl: string, visit: (pag
     await page.getByTestId('page-title').filter({ hasText: title }).waitFor({ timeout: 30000 });
     await page.locator(content).first().waitFor({ timeout: 30000 });
     await settle(page);
-    await visit(page, { name: routeSlug(path.replace(/\/\d+$/, '/id')), path, signedIn: true });
+    await visit(page, { name: routeSlug(path.replace(/\/\d+$/, '/id')), path, signedIn: true, title });
   }
 
   await openInApp(page, `${CM}/order-manage`);
