@@ -124,23 +124,26 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const production = opts.production ?? (isProduction(process.env, opts.seed === true) || declaredProduction());
   const ownDb = !opts.db;
   const inMemory = ownDb && !opts.databaseUrl && /^memory(:\/\/)?$/.test(opts.dataDir ?? '');
-  const template = inMemory ? migratedTemplate(opts.schemaRoot ?? REPO_ROOT, REPO_ROOT) : undefined;
+  const seeded = opts.seed === true;
+  const template = inMemory ? migratedTemplate(opts.schemaRoot ?? REPO_ROOT, REPO_ROOT, seeded ? (opts.fakeClock ? 'seeded-clock' : 'seeded') : 'migrated') : undefined;
   const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, template: template?.blob }));
   let app: Awaited<ReturnType<typeof createApp>>;
   let providers: Providers | undefined;
   const entities = entitiesAt(opts.schemaRoot ?? REPO_ROOT);
   try {
     await migrateAll(db, opts.schemaRoot ?? REPO_ROOT, entities);
-    await template?.saveAfterMigrate(db);
+    if (!seeded) await template?.save(db);
     if (production) await checkProductionSafety(db, opts);
     if (production && opts.studio) throw new StartupError('the schema studio (--studio) edits schemas/ and runs only in development (APP_ENV=development or --demo)');
     if (opts.fakeClock) await db.query(DEV_CLOCK_DDL);
-    if (opts.seed === true) {
+    // A seeded template (the test suite's in-memory gateways) holds all of this already.
+    if (seeded && !template?.blob) {
       await seed(db);
       // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
       await backfillMoney(db);
       // …and the reasons next to the automatic-insurance statuses the demo sets.
       await backfillAutoStatus(db, entities.registry.get('insured-person'), earliestCoverStart());
+      await template?.save(db);
     }
     providers = pickProviders({ ...opts, db, production });
     app = await createApp({
