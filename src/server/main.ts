@@ -80,7 +80,9 @@ const follower = studio
   ? followSchemaEdits(resolve('.'), async () => {
       const { problems: now, fileCount: count } = schemaProblems();
       if (now) {
-        console.error(`${now}\nThe gateway goes on with the schemas it started with; save the file again once it is fixed.`);
+        // After a start the database refused, no gateway runs: it waits for a valid save either way.
+        const meanwhile = running ? 'The gateway goes on with the schemas it started with' : 'The gateway starts again';
+        console.error(`${now}\n${meanwhile}; save the file again once it is fixed.`);
         return;
       }
       await running?.close();
