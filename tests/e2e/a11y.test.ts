@@ -4,7 +4,7 @@ import { axeViolations } from './axe';
 import { settle, tour, type Stop } from './tour';
 import { expectScreenshots, screenshotChecks } from './screenshots';
 import { CM } from './routeList';
-import { DEMO, businessName, gatewayUrl, sharedBrowser } from './session';
+import { DEMO, businessName, gatewayUrl, recordErrors, sharedBrowser } from './session';
 import { glossaryVariants, textProblems } from './vocabulary';
 
 const baseUrl = gatewayUrl();
@@ -89,10 +89,7 @@ async function resize(page: Page, size: { width: number; height: number }): Prom
  */
 async function tourEveryRoute(): Promise<void> {
   const context = await browser.newContext({ viewport: WIDE, locale: 'zh-CN', reducedMotion: 'reduce' });
-  context.on('weberror', (e) => tourResult.errors.push(`pageerror: ${String(e.error())}`));
-  context.on('console', (m) => {
-    if (m.type() === 'error') tourResult.errors.push(`console: ${m.text()} @ ${m.location()?.url ?? ''}`);
-  });
+  recordErrors(context, tourResult.errors);
   const variants = glossaryVariants();
   await tour(context, baseUrl, async (page, stop) => {
     tourResult.pages++;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { businessName, chooseBusiness, gatewayUrl, openPage, sharedBrowser, signIn, signInToFirstBusiness, pickFromAccountMenu } from './session';
+import { businessName, chooseBusiness, gatewayUrl, openPage, recordErrors, sharedBrowser, signIn, signInToFirstBusiness, pickFromAccountMenu } from './session';
 import { AC, CM, CONTENT, FI, M, PM, PUBLIC_ROUTES, firstId as firstIdOf, signedInRoutes } from './routeList';
 
 const baseUrl = gatewayUrl();
@@ -10,15 +10,6 @@ let context: BrowserContext;
 let page: Page;
 let auth: Record<string, string>;
 const errors: string[] = [];
-
-function watch(p: Page) {
-  p.on('pageerror', (e) => errors.push(`pageerror: ${String(e)}`));
-  p.on('console', (m) => {
-    if (m.type() !== 'error') return;
-    const where = m.location()?.url ?? '';
-    errors.push(`console: ${m.text()} @ ${where}`);
-  });
-}
 
 const firstId = (resource: string) => firstIdOf(baseUrl, auth, resource);
 
@@ -36,7 +27,7 @@ describe('every route of the specification in Chromium', () => {
     browser = await sharedBrowser();
     context = await browser.newContext({ locale: 'zh-CN', reducedMotion: 'reduce' });
     page = await context.newPage();
-    watch(page);
+    recordErrors(page, errors);
   });
   afterAll(async () => {
     await browser?.close();
@@ -219,7 +210,7 @@ describe('every route of the specification in Chromium', () => {
   it('a remembered business is entered directly at the next sign-in', async () => {
     const other = await browser.newContext();
     const fresh = await other.newPage();
-    watch(fresh);
+    recordErrors(fresh, errors);
     await signInToFirstBusiness(fresh, baseUrl);
     // The session is gone (no token) but the chosen business is still saved: the password alone enters it.
     await fresh.evaluate(() => {

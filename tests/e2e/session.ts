@@ -20,7 +20,7 @@
  * - Extend an existing file when the flow fits it: every file costs a connection and a reload of its page.
  */
 import { afterAll, beforeAll, inject } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type ConsoleMessage, type Download, type Page } from 'playwright-core';
 import type { SignedInState } from './global-setup';
 import { DESKTOP, signInToFirstBusiness } from './sign-in';
 
@@ -192,4 +192,16 @@ export async function openInApp(page: Page, path: string): Promise<void> {
   }, path);
   const want = new URL(path, page.url());
   await page.waitForURL((url) => url.pathname === want.pathname && url.search === want.search);
+}
+
+/**
+ * Records into `into` what a page, or every page of a context, logs as an error and every error it leaves
+ * uncaught, one line each (`console: text @ url`, `pageerror: error`): a test expects the list empty.
+ */
+export function recordErrors(target: Page | BrowserContext, into: string[]): void {
+  const onConsole = (m: ConsoleMessage) => {
+    if (m.type() === 'error') into.push(`console: ${m.text()} @ ${m.location()?.url ?? ''}`);
+  };
+  if ('goto' in target) target.on('pageerror', (e) => into.push(`pageerror: ${String(e)}`)).on('console', onConsole);
+  else target.on('weberror', (e) => into.push(`pageerror: ${String(e.error())}`)).on('console', onConsole);
 }
