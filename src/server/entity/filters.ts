@@ -30,7 +30,8 @@ export interface Filter {
   estimate?: string[];
   /**
    * The same filter on a counter table's column of this field (counts.ts), with the same parameters:
-   * `value` for an equality (the column holds the value as text), `day` for a range of days.
+   * `value` for an equality or a contains-term (the column holds the value as text), `day` for a range
+   * of days.
    */
   counted?: { kind: 'value' | 'day'; where: (column: string) => string[] };
   /** the statuses asked of a derived field */
@@ -147,11 +148,18 @@ function rangeFilter(key: string, param: string, f: FieldSchema, raw: string, p:
  */
 function containsFilter(key: string, column: string, raw: string, p: Param, frequent: boolean): Filter {
   const caseless = raw.toLowerCase() === raw && raw.toUpperCase() === raw;
-  const like = `${column} ${caseless ? 'LIKE' : 'ILIKE'} ${p(`%${escapeLike(raw)}%`)}`;
-  if (Array.from(raw).length >= 3) return { key, where: [like] };
+  const pattern = p(`%${escapeLike(raw)}%`);
+  const match = (col: string) => `${col} ${caseless ? 'LIKE' : 'ILIKE'} ${pattern}`;
+  const like = match(column);
+  // On a counter table the same test of each counted value gives the exact total (a value counted by a
+  // counter is the field's text, '' for none, which no term matches, as no term matches a NULL): a
+  // frequent term's or a long term's total is then exact, where it was the planner's estimate.
+  const counted = { kind: 'value' as const, where: (col: string) => [match(col)] };
+  if (Array.from(raw).length >= 3) return { key, where: [like], counted };
   // The LIKE alone, which no index claims: what a walk of the rows tests.
   const walk = [`(${like}) IS TRUE`];
-  if (frequent) return { key, where: walk, estimate: [like] };
+  if (frequent) return { key, where: walk, estimate: [like], counted };
+  // A rare term reads its few matches through the characters index, its total the capped count of them.
   return { key, where: [`${charsOf(column)} @> ${charsOf(`${p(raw)}::text`)}`, ...walk], estimate: [like], walk, shortTerm: true };
 }
 
