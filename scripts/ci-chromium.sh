@@ -9,11 +9,14 @@ bin=${CHROMIUM_PATH:-/usr/bin/chromium}
 missing=()
 [ -x "$bin" ] || missing+=(chromium)
 # Without a CJK font every Chinese character renders as a box: screenshots nobody can review.
-fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || missing+=(fonts-noto-cjk)
+# (The list is read whole first: `fc-list | grep -q` fails under pipefail when grep stops reading early.)
+fonts=$(fc-list : family 2>/dev/null || true)
+grep -qi 'Noto Sans CJK' <<<"$fonts" || missing+=(fonts-noto-cjk)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "[ci-chromium] installing ${missing[*]} with apt-get" >&2
   apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 fi
-"$bin" --version 2>/dev/null >&2
+# Its version on stderr (Debian's wrapper script also prints a harmless shell warning there, left out).
+"$bin" --version 2>/dev/null | sed 's/^/[ci-chromium] /' >&2
 echo "$bin"
