@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { businessName, chooseBusiness, gatewayUrl, openPage, recordErrors, sharedBrowser, signIn, signInToFirstBusiness, pickFromAccountMenu } from './session';
+import { businessName, chooseBusiness, gatewayUrl, openPage, recordErrors, sharedBrowser, signIn, pickFromAccountMenu } from './session';
 import { AC, CM, CONTENT, FI, M, PM, PUBLIC_ROUTES, firstId as firstIdOf, signedInRoutes } from './routeList';
 
 const baseUrl = gatewayUrl();
@@ -211,8 +211,9 @@ describe('every route of the specification in Chromium', () => {
     const other = await browser.newContext();
     const fresh = await other.newPage();
     recordErrors(fresh, errors);
-    await signInToFirstBusiness(fresh, baseUrl);
-    // The session is gone (no token) but the chosen business is still saved: the password alone enters it.
+    // What an earlier session left in this browser: the session is gone (no token) but the chosen business
+    // is still saved (the console's own store, written on the origin's page): the password alone enters it.
+    await fresh.goto(`${baseUrl}/login/index`);
     await fresh.evaluate(() => {
       localStorage.setItem('root', JSON.stringify({ user: { token: '', businessInfo: { businessId: 'B10001', chargeForm: 'prepaid' } } }));
     });
