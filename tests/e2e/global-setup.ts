@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from './chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium, featuresDropped } from './chromium';
 import { DESKTOP, signInToFirstBusiness } from './sign-in';
 import { startServer, type RunningServer } from '../../src/server/server';
 import { dumpOf, openPglite, type Db } from '../../src/server/db';
@@ -63,6 +63,8 @@ export default async function setup(project: TestProject) {
   let chrome: Awaited<ReturnType<typeof chromium.launchServer>> | undefined;
   try {
     chrome = await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    const dropped = featuresDropped(chrome.process().spawnargs);
+    if (dropped.length) throw new Error(`CHROMIUM_ARGS's --disable-features (tests/e2e/chromium.ts) drops Playwright's own ${dropped.join(', ')}: add them to PLAYWRIGHT_DISABLED_FEATURES`);
     // The demo data is seeded once: the other slots' gateways start from a copy of gateway 1's database
     // (each its own in-memory database from that dump), not by seeding again (some 2.5 core-seconds each).
     const gateway = (db?: Db) => startServer({ port: 0, host: '127.0.0.1', dataDir: 'memory', db, seed: true, staticDir: dist, fakeClock: true });
