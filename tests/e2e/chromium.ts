@@ -6,7 +6,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /**
  * The features playwright-core turns off itself (its chromiumSwitches, at the pinned version): Chromium
  * reads only the last --disable-features of its command line, so CHROMIUM_ARGS's list repeats them.
- * The global setup checks at launch that it still does (disabledFeaturesKept).
+ * The global setup checks at launch that it still does (featuresDropped).
  */
 const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
