@@ -97,6 +97,39 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect((await indexNames(db)).has('insured_persons_employee_no_chars')).toBe(true);
   });
 
+  it("bounds every contains-search GIN index's pending list, and merges the list of an index created without the bound", async () => {
+    db = await openTestDb(url);
+    await migrateEntities(db, { entities: entities() });
+    const options = async () =>
+      Object.fromEntries(
+        (
+          await db!.query<{ name: string; options: string[] | null }>(
+            `SELECT c.relname AS name, c.reloptions AS options FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+              WHERE a.amname = 'gin' AND c.relnamespace = current_schema()::regnamespace`,
+          )
+        ).map((r) => [r.name, r.options ?? []]),
+      );
+    const created = await options();
+    expect(Object.keys(created)).toEqual(expect.arrayContaining(['insured_persons_name_chars', 'insured_persons_name_trgm', 'orders_product_name_chars']));
+    for (const [name, opts] of Object.entries(created)) expect(opts, name).toEqual(['gin_pending_list_limit=256']);
+    // An index as an earlier release created it (no bound), with keys waiting in its pending list.
+    await db.query('ALTER INDEX insured_persons_name_chars RESET (gin_pending_list_limit)');
+    await db.query(`INSERT INTO businesses (id, name, charge_form) VALUES ('B1', '一号企业', 'prepaid')`);
+    await db.query(
+      `INSERT INTO insured_persons (business_id, name, id_card, start_date, end_date)
+       SELECT 'B1', '张' || i, '11010119900101' || lpad(i::text, 4, '0'), '2026-01-01', '2026-12-31' FROM generate_series(1, 200) i`,
+    );
+    const pending = async () => (await db!.query<{ n: number }>(`SELECT gin_clean_pending_list('insured_persons_name_chars'::regclass)::int AS n`))[0].n;
+    const report = await migrateEntities(db, { entities: entities() });
+    expect(report.statements).toEqual([
+      'ALTER INDEX insured_persons_name_chars SET (gin_pending_list_limit=256)',
+      `SELECT gin_clean_pending_list('insured_persons_name_chars'::regclass)`,
+    ]);
+    expect((await options()).insured_persons_name_chars).toEqual(['gin_pending_list_limit=256']);
+    expect(await pending()).toBe(0); // merged by the migration: nothing left for the check to merge
+    expect((await migrateEntities(db, { entities: entities() })).statements).toEqual([]);
+  });
+
   it('drops an index the schemas no longer derive, and keeps the ones code or a migration file created', async () => {
     db = await openTestDb(url);
     await migrateEntities(db, { entities: entities() });

@@ -18,7 +18,7 @@ import { liveCounts as liveCountTables, planCounts } from './counts.ts';
 import { ROW_ESTIMATE_DDL } from './count.ts';
 import { describeProblem, refusalMessage, suggestMigration, type MigrationProblem, type SuggestedMigration } from './migrate-advice.ts';
 import { createDayCountsSql, dayCountsOf, dropDayCountsSql, liveDayCounts } from './day-counts.ts';
-import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf, type IndexOptions } from './ddl.ts';
+import { columnDef, columnOf, createTableSql, creationOrder, indexesFor, infoSchemaType, sqlType, tableOf, type IndexDef, type IndexOptions } from './ddl.ts';
 
 /** Tables that are not entities: accounts, businesses, memberships, sessions. */
 export const FIXED_DDL: string[] = [
@@ -173,13 +173,13 @@ export async function planEntityChanges(
   const cols = await q.query<LiveColumn>(
     `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()`,
   );
-  const idx = await q.query<{ indexname: string; tablename: string; plain: boolean }>(
-    `SELECT c.relname AS indexname, t.relname AS tablename,
+  const idx = await q.query<{ indexname: string; tablename: string; plain: boolean; options: string[] | null }>(
+    `SELECT c.relname AS indexname, t.relname AS tablename, c.reloptions AS options,
             (NOT i.indisunique AND NOT i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)) AS plain
        FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
       WHERE t.relnamespace = current_schema()::regnamespace`,
   );
-  const liveIdx = new Set(idx.map((i) => i.indexname));
+  const liveIdx = new Map(idx.map((i) => [i.indexname, i]));
   const keep = new Set(keepIndexes);
   const live = new Map<string, Map<string, string>>();
   for (const c of cols) {
@@ -217,7 +217,11 @@ export async function planEntityChanges(
       for (const [col, { key, f }] of added) statements.push(`ALTER TABLE ${t} ADD COLUMN ${columnDef(key, f, byName, true)}`);
     }
     const derived = indexesFor(e, indexOpts);
-    for (const i of derived) if (!liveIdx.has(i.name)) statements.push(i.sql);
+    for (const i of derived) {
+      const liveIndex = liveIdx.get(i.name);
+      if (!liveIndex) statements.push(i.sql);
+      else statements.push(...indexOptionsSql(i, liveIndex.options ?? []));
+    }
     if (liveCols) {
       const wanted = new Set(derived.map((i) => i.name));
       for (const i of idx) {
@@ -236,6 +240,18 @@ export async function planEntityChanges(
     statements.push(...planCounts(e, counted));
   }
   return { statements, problems };
+}
+
+/**
+ * An index created before its storage parameters were derived (ddl.ts GIN_OPTIONS) is brought to them;
+ * a GIN index's pending list is then merged once, since a smaller limit does not shrink a longer list.
+ */
+function indexOptionsSql(i: IndexDef, live: readonly string[]): string[] {
+  const missing = (i.options ?? []).filter((o) => !live.includes(o));
+  if (!missing.length) return [];
+  const out = [`ALTER INDEX ${i.name} SET (${missing.join(', ')})`];
+  if (/ USING gin /.test(i.sql)) out.push(`SELECT gin_clean_pending_list('${i.name}'::regclass)`);
+  return out;
 }
 
 /** Whether a plain index's name is one indexesFor gives: `<table>_<live column>_<derived suffix>`. */
