@@ -100,6 +100,8 @@ if (process.env.VITEST && !process.env.PGLITE_MEMORY_TEMPLATE) {
  * the collection with its own settings.
  */
 if (process.env.VITEST && process.env.IDLE_GC_SECONDS === undefined) process.env.IDLE_GC_SECONDS = '0';
+/** …and the embedded database's upkeep (src/server/http/embedded-upkeep.ts), for the same reason: tests/server/embedded-upkeep.test.ts tests it. */
+if (process.env.VITEST && process.env.EMBEDDED_VACUUM_SECONDS === undefined) process.env.EMBEDDED_VACUUM_SECONDS = '0';
 
 /** Under vitest only (`vite build` reads this file too): the slowest test files first. */
 const sequencer = process.env.VITEST ? (await import('./tests/vitest/sequencer.ts')).default : undefined;

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { createApp, normalizeBasePath } from './http/app.ts';
 import type { Limits, TestHooks } from './http/types.ts';
 import { idleGcFromEnv, type IdleGcOptions } from './http/idle-gc.ts';
+import { embeddedUpkeepFromEnv, type EmbeddedUpkeepOptions } from './http/embedded-upkeep.ts';
 import { openDb, type Db } from './db.ts';
 import { migratedTemplate } from './migrated-template.ts';
 import { migrate } from './migrate.ts';
@@ -75,6 +76,8 @@ export interface StartServerOptions {
   fakeClock?: boolean;
   /** When the quiet gateway collects its garbage (http/idle-gc.ts; default from IDLE_GC_SECONDS); false turns it off. */
   idleGc?: IdleGcOptions | false;
+  /** When the quiet gateway vacuums its embedded database (http/embedded-upkeep.ts; default from EMBEDDED_VACUUM_SECONDS); false turns it off. */
+  embeddedUpkeep?: EmbeddedUpkeepOptions | false;
 }
 
 export interface RunningServer {
@@ -161,6 +164,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       appConfig: opts.appConfig ?? appConfigFromEnv(process.env, appEnvName(process.env, !production)),
       testHooks: opts.testHooks,
       idleGc: opts.idleGc ?? idleGcFromEnv(),
+      embeddedUpkeep: opts.embeddedUpkeep ?? embeddedUpkeepFromEnv(),
       ...(opts.fakeClock ? { clock: storedOffsetClock(db), devClock: true } : {}),
       studio: opts.studio ? { root: opts.schemaRoot ?? REPO_ROOT } : undefined,
     });

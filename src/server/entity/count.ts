@@ -55,8 +55,13 @@ export function cappedCountSql(table: string, where: string, cap = EXACT_COUNT_L
  * per list request at 1M rows).
  */
 export function staleStatsSql(table: string): string {
-  return `SELECT c.reltuples < 0 OR pg_stat_get_mod_since_analyze(c.oid) > greatest(1000, 0.2 * c.reltuples)
+  return `SELECT ${staleStats('c')}
             FROM pg_class c WHERE c.oid = '${table}'::regclass`;
+}
+
+/** The condition of staleStatsSql on a pg_class row aliased `c` (also the embedded database's upkeep, services/vacuum.ts). */
+export function staleStats(c: string): string {
+  return `(${c}.reltuples < 0 OR pg_stat_get_mod_since_analyze(${c}.oid) > greatest(1000, 0.2 * ${c}.reltuples))`;
 }
 
 /**

@@ -31,6 +31,7 @@ import { docsPlugin } from './docs.ts';
 import { badInput, errorHandler, HttpError, notFound, tooMany } from './errors.ts';
 import healthRoutes from './health.ts';
 import idleGc, { type IdleGcOptions } from './idle-gc.ts';
+import embeddedUpkeep, { type EmbeddedUpkeepOptions } from './embedded-upkeep.ts';
 import { securityHeaders } from './security.ts';
 import staticRoutes, { appConfigFromEnv } from './static.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits, type TestHooks } from './types.ts';
@@ -74,6 +75,8 @@ export interface AppOptions {
   operatorTokenHash?: string;
   /** A full garbage collection once the gateway is quiet (http/idle-gc.ts); false turns it off. */
   idleGc?: IdleGcOptions | false;
+  /** The embedded database's upkeep once the gateway is quiet (http/embedded-upkeep.ts; PGlite only); false turns it off. */
+  embeddedUpkeep?: EmbeddedUpkeepOptions | false;
 }
 
 export function normalizeBasePath(p?: string): string {
@@ -166,6 +169,7 @@ export async function createApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(securityHeaders);
   if (opts.idleGc !== false) await app.register(idleGc, opts.idleGc ?? {});
+  if (opts.embeddedUpkeep !== false) await app.register(embeddedUpkeep, { ...opts.embeddedUpkeep, db: deps.db });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(docsPlugin);
   await app.register(healthRoutes);

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { quietOf } from './quiet.ts';
 
 const IDLE_MS = 5000;
 const GROWTH_BYTES = 24 * 1024 * 1024;
@@ -60,23 +61,11 @@ async function idleGc(app: FastifyInstance, opts: IdleGcOptions): Promise<void> 
   if (!gc) return;
   const idleMs = opts.idleMs ?? IDLE_MS;
   const growth = opts.growthBytes ?? GROWTH_BYTES;
-  // Requests begun and not yet answered (an aborted request may see both onRequestAbort and onResponse).
-  const open = new Set<object>();
-  let lastActive = Date.now();
+  const quiet = quietOf(app);
   // What the heap used and the process held after the last collection (or at start).
   let after = process.memoryUsage();
-  const done = (req: object) => {
-    open.delete(req);
-    lastActive = Date.now();
-  };
-  app.addHook('onRequest', async (req) => {
-    open.add(req);
-    lastActive = Date.now();
-  });
-  app.addHook('onResponse', async (req) => done(req));
-  app.addHook('onRequestAbort', async (req) => done(req));
   const timer = setInterval(() => {
-    if (open.size > 0 || Date.now() - lastActive < idleMs) return;
+    if (quiet.quietMs() < idleMs) return;
     // The heap's garbage, or its pages held after a busy time (heapTotal, counted in the RSS), may have grown.
     const before = process.memoryUsage();
     if (before.heapUsed - after.heapUsed < growth && before.rss - after.rss < growth) return;
