@@ -6,8 +6,8 @@ import { writeWhole } from '../schema/write-whole-node.ts';
 export interface QueryOptions {
   /**
    * A hot statement with fixed text and selective lookups (session, rate limit): PostgreSQL keeps it
-   * prepared per connection, so each run skips parsing and, once its generic plan is chosen, planning.
-   * PGlite ignores it.
+   * prepared per connection, so each run skips parsing and, once its generic plan is chosen, planning;
+   * so does PGlite's one connection (pglite-prepared.ts), outside a transaction.
    */
   prepare?: boolean;
 }
@@ -18,7 +18,7 @@ export interface Queryable {
 }
 
 /** The prepared-statement name of a statement text (the same on every connection). */
-function statementName(sql: string): string {
+export function statementName(sql: string): string {
   return `s_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
 }
 
@@ -177,9 +177,12 @@ export async function openPglite(dataDir = '.data/pglite', startFrom?: Blob): Pr
       release();
       throw err;
     });
+  // Loaded with PGlite itself: a gateway on PostgreSQL never imports it.
+  const prepared = (await import('./pglite-prepared.ts')).preparedRunner(pg);
   const db: Db = {
     driver: 'pglite',
-    async query<T>(sql: string, params: unknown[] = []) {
+    async query<T>(sql: string, params: unknown[] = [], opts?: QueryOptions) {
+      if (opts?.prepare) return prepared<T>(statementName(sql), sql, params);
       const res = await pg.query<T>(sql, params);
       return res.rows;
     },
