@@ -23,9 +23,9 @@ async function pglite(): Promise<Db> {
   return db;
 }
 
-/** The statistics of one table, after PGlite's collector has flushed them (at most once a second). */
+/** The statistics of one table, once this session's pending counts are flushed (else at most once a second). */
 async function stats(db: Db, table: string) {
-  await sleep(1100);
+  await db.query('SELECT pg_stat_force_next_flush()');
   await db.query('SELECT 1');
   const [s] = await db.query<{ dead: number; vacuums: number }>(
     `SELECT n_dead_tup::int AS dead, vacuum_count::int AS vacuums FROM pg_stat_user_tables WHERE relname = $1`,
