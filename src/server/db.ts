@@ -18,7 +18,7 @@ export interface Queryable {
 }
 
 /** The prepared-statement name of a statement text (the same on every connection). */
-export function statementName(sql: string): string {
+function statementName(sql: string): string {
   return `s_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
 }
 
