@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db.ts';
 import { tablesDue, upkeep } from '../services/vacuum.ts';
-import { quietOf } from './quiet.ts';
+import { quietOf, quietTimeFromEnv } from './quiet.ts';
 
 export const UPKEEP_IDLE_MS = 5000;
 const CHECK_MS = 1000;
@@ -22,11 +22,7 @@ export interface EmbeddedUpkeepOptions {
 
 /** EMBEDDED_VACUUM_SECONDS: quiet seconds before the embedded database's upkeep (default 5); 0 turns it off (the test suite does). */
 export function embeddedUpkeepFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddedUpkeepOptions | false {
-  const raw = env.EMBEDDED_VACUUM_SECONDS;
-  if (raw === undefined || raw === '') return {};
-  const s = Number(raw);
-  if (!Number.isFinite(s) || s < 0) throw new Error(`EMBEDDED_VACUUM_SECONDS must be a number of seconds ≥ 0, not "${raw}"`);
-  return s === 0 ? false : { idleMs: s * 1000 };
+  return quietTimeFromEnv(env, 'EMBEDDED_VACUUM_SECONDS');
 }
 
 async function embeddedUpkeep(app: FastifyInstance, opts: EmbeddedUpkeepOptions & { db: Db }): Promise<void> {

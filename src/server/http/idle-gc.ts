@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { quietOf } from './quiet.ts';
+import { quietOf, quietTimeFromEnv } from './quiet.ts';
 
 const IDLE_MS = 5000;
 const GROWTH_BYTES = 24 * 1024 * 1024;
@@ -49,11 +49,7 @@ export interface IdleGcOptions {
 
 /** IDLE_GC_SECONDS: quiet seconds before a collection (default 5); 0 turns it off (the test suite does). */
 export function idleGcFromEnv(env: NodeJS.ProcessEnv = process.env): IdleGcOptions | false {
-  const raw = env.IDLE_GC_SECONDS;
-  if (raw === undefined || raw === '') return {};
-  const s = Number(raw);
-  if (!Number.isFinite(s) || s < 0) throw new Error(`IDLE_GC_SECONDS must be a number of seconds ≥ 0, not "${raw}"`);
-  return s === 0 ? false : { idleMs: s * 1000 };
+  return quietTimeFromEnv(env, 'IDLE_GC_SECONDS');
 }
 
 async function idleGc(app: FastifyInstance, opts: IdleGcOptions): Promise<void> {

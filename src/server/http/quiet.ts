@@ -35,3 +35,12 @@ export function quietOf(app: FastifyInstance): Quiet {
   trackers.set(app, quiet);
   return quiet;
 }
+
+/** A quiet time in seconds from the variable `name`: unset keeps the task's default ({}), 0 turns the task off (false). */
+export function quietTimeFromEnv(env: NodeJS.ProcessEnv, name: string): { idleMs?: number } | false {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return {};
+  const s = Number(raw);
+  if (!Number.isFinite(s) || s < 0) throw new Error(`${name} must be a number of seconds ≥ 0, not "${raw}"`);
+  return s === 0 ? false : { idleMs: s * 1000 };
+}
