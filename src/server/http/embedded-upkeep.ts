@@ -35,6 +35,7 @@ async function embeddedUpkeep(app: FastifyInstance, opts: EmbeddedUpkeepOptions 
   // Work since the last pass (a request, or the start): a quiet gateway with nothing new checks nothing.
   let checkedAt = 0;
   let running: Promise<void> | undefined;
+  let closing = false;
   const pass = async () => {
     const startedAt = Date.now();
     let finished = true;
@@ -52,7 +53,6 @@ async function embeddedUpkeep(app: FastifyInstance, opts: EmbeddedUpkeepOptions 
       checkedAt = startedAt;
     }
   };
-  let closing = false;
   const timer = setInterval(() => {
     if (running || quiet.quietMs() < idleMs || (!firstPass && quiet.lastActive() <= checkedAt)) return;
     running = pass()
