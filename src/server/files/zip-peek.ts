@@ -56,7 +56,7 @@ export function zipEntries(buf: Buffer): ZipEntry[] | null {
 }
 
 /** The compressed bytes of an entry (located through its local header), or null when out of bounds. */
-function entryData(buf: Buffer, entry: ZipEntry): Buffer | null {
+export function zipEntryData(buf: Buffer, entry: ZipEntry): Buffer | null {
   const p = entry.localOffset;
   if (p + 30 > buf.length || buf.readUInt32LE(p) !== LOC_SIG) return null;
   const start = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
@@ -68,7 +68,7 @@ function entryData(buf: Buffer, entry: ZipEntry): Buffer | null {
 export function zipReadEntry(buf: Buffer, name: string, maxBytes = 1024 * 1024, entries = zipEntries(buf)): Buffer | null {
   const entry = entries?.find((e) => e.name === name);
   if (!entry || entry.size > maxBytes) return null;
-  const data = entryData(buf, entry);
+  const data = zipEntryData(buf, entry);
   if (!data) return null;
   try {
     if (entry.method === 0) return Buffer.from(data);
@@ -122,7 +122,7 @@ export async function checkZipBounds(buf: Buffer, limits: ZipLimits): Promise<Zi
     if (e.method !== 0 && e.method !== 8) return { ok: false, reason: 'method' };
   }
   for (const e of entries) {
-    const data = entryData(buf, e);
+    const data = zipEntryData(buf, e);
     if (!data) return { ok: false, reason: 'unreadable' };
     if (e.method === 0) {
       if (e.size !== e.compressedSize) return { ok: false, reason: 'unreadable' };
