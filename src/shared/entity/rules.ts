@@ -63,7 +63,9 @@ export function charsOk(f: Pick<FieldSchema, 'type'>, s: string): boolean {
 /** Ajv format name for a field type with a format check. */
 export const formatName = (type: FieldSchema['type']): string => `entity-${type}`;
 
-export const charLength = (s: string): number => [...s].length;
+const SURROGATE = /[\uD800-\uDBFF]/;
+/** Length in characters (code points), as a user counts them; without an array per string when there is no surrogate pair. */
+export const charLength = (s: string): number => (SURROGATE.test(s) ? [...s].length : s.length);
 
 export function hasMoneyPrecision(n: number): boolean {
   return Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
