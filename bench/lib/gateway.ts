@@ -138,6 +138,8 @@ async function spawnGateway(serverModule: string | undefined, options: StartServ
   });
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout! });
+  // BENCH_GATEWAY_LOG=1: the gateway's log on the bench's stderr (e.g. the roster parses' phase timings).
+  if (process.env.BENCH_GATEWAY_LOG) lines.on('line', (line) => process.stderr.write(`${line}\n`));
   const port = await new Promise<number>((resolve, reject) => {
     lines.on('line', (line) => {
       const m = /^\{"port":(\d+)\}$/.exec(line.trim());
