@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { readSheet } from '../../src/server/files/roster-read.ts';
 import { mapColumns, normalizeHeader, requireColumns } from '../../src/server/files/roster-map.ts';
-import { buildPreview, previewErrors } from '../../src/server/files/roster-validate.ts';
+import { buildPreview, checkRows, checkRowsYielding, previewErrors } from '../../src/server/files/roster-validate.ts';
 import { ROSTER_COLUMNS, createRosterValidator } from '../../src/server/files/roster-columns.ts';
 import { checkUpload, ROSTER_UPLOAD_TYPES } from '../../src/server/files/checks.ts';
 import { SheetError, type ProbedKey } from '../../src/server/files/types.ts';
@@ -140,6 +140,28 @@ describe('buildPreview', () => {
     const run = () => buildPreview({ table, columns: ROSTER_COLUMNS, validateRow: createRosterValidator(), keyColumn: 'idCard' });
     expect(run).toThrow(SheetError);
     expect(run).toThrow('表头缺少列：姓名、身份证号、手机号');
+  });
+
+  it('checked in slices (as the parse process checks them, letting its messages out between), the rows come out the same', async () => {
+    const buf = await xlsx([
+      ['姓名', '身份证号', '手机号', '工种'],
+      ['张三', ID1, '13800138000', '焊工'],
+      ['李四', ID2, '13900139000', '电工'],
+      ['王', '123', '', ''],
+      ['张三三', ID1, '', ''],
+      ['张三', '11010519491231002X', '13800000000', ''],
+      ['赵六', ID3, '1380013800', ''],
+      ['钱七', ID2, '', ''],
+    ]);
+    const table = await readSheet(buf, 'xlsx', { columns: ROSTER_COLUMNS });
+    const progress: number[] = [];
+    const input = { table, columns: ROSTER_COLUMNS, validateRow: createRosterValidator(), keyColumn: 'idCard', progressEvery: 2 };
+    const whole = checkRows(input);
+    const sliced = await checkRowsYielding({ ...input, onProgress: (done) => progress.push(done) }, 3);
+    expect(sliced.preview).toEqual(whole.preview);
+    expect([...sliced.firstSeen]).toEqual([...whole.firstSeen]);
+    expect(progress).toEqual([2, 4, 6, 7]);
+    expect(whole.preview.counts).toEqual({ total: 7, valid: 3, errors: 2, duplicates: 2 });
   });
 
   it('validates rows, finds duplicates in the file and against existing keys', async () => {

@@ -48,6 +48,23 @@ export interface CheckedRows {
  * (the parse worker asks for them first and marks them with markCovered once they are known).
  */
 export function checkRows(input: Omit<BuildPreviewInput, 'existingKeys'>): CheckedRows {
+  const checker = rowChecker(input);
+  checker.run(Infinity);
+  return checker.result();
+}
+
+/**
+ * checkRows in slices of `slice` rows with a turn of the event loop between them, so that what the
+ * process sends meanwhile (the parse process's key lookup and progress) leaves while the rows are checked.
+ */
+export async function checkRowsYielding(input: Omit<BuildPreviewInput, 'existingKeys'>, slice = 500): Promise<CheckedRows> {
+  const checker = rowChecker(input);
+  while (!checker.run(slice)) await new Promise<void>((resolve) => setImmediate(resolve));
+  return checker.result();
+}
+
+/** The rows of checkRows, checked `n` at a time by run() (true once every row is). */
+function rowChecker(input: Omit<BuildPreviewInput, 'existingKeys'>): { run(n: number): boolean; result(): CheckedRows } {
   const { table, columns, validateRow, keyColumn, onProgress } = input;
   const every = input.progressEvery ?? 1000;
   const mapping = requireColumns(table.headers, columns);
@@ -74,41 +91,51 @@ export function checkRows(input: Omit<BuildPreviewInput, 'existingKeys'>): Check
   const examples = columns.filter((c) => c.example);
   const total = table.rows.length;
   const counts = { total, valid: 0, errors: 0, duplicates: 0 };
-  for (let i = 0; i < total; i++) {
-    const cells = table.rows[i];
-    const row = rowNumbers[i];
-    const values: Record<string, string> = {};
-    for (const c of columns) {
-      const idx = mapping.index[c.key];
-      values[c.key] = idx === undefined ? '' : (cells[idx] ?? '');
+  let i = 0;
+  const run = (n: number): boolean => {
+    const end = Math.min(total, i + n);
+    for (; i < end; i++) {
+      const cells = table.rows[i];
+      const row = rowNumbers[i];
+      const values: Record<string, string> = {};
+      for (const c of columns) {
+        const idx = mapping.index[c.key];
+        values[c.key] = idx === undefined ? '' : (cells[idx] ?? '');
+      }
+      const rowErrors = [...validateRow(values, row)];
+      // The template's example row left in place must not become a person.
+      if (examples.length && examples.every((c) => values[c.key] === c.example)) {
+        rowErrors.unshift({ column: examples[0].key, message: '这是模板中的示例行，请删除后重新上传' });
+      }
+      for (const e of rowErrors) errors.push({ row, column: e.column, label: labels.get(e.column) ?? e.column, message: e.message });
+      const key = normKey(values[keyColumn] ?? '');
+      let dup = false;
+      // Duplicates are only meaningful for a well-formed key.
+      if (key && !badKey.has(row) && !rowErrors.some((e) => e.column === keyColumn)) {
+        const first = firstSeen.get(key);
+        if (first !== undefined) {
+          duplicates.push({ row, firstRow: first, column: keyColumn, message: `与第 ${first} 行重复` });
+          dup = true;
+        } else firstSeen.set(key, row);
+      }
+      // One category per row: an error wins over a duplicate (the row is fixed first), so the counts add up.
+      if (rowErrors.length > 0 || bad.has(row)) counts.errors++;
+      else if (dup) counts.duplicates++;
+      else {
+        counts.valid++;
+        valid.push({ row, values });
+      }
+      if (onProgress && ((i + 1) % every === 0 || i + 1 === total)) onProgress(i + 1, total);
     }
-    const rowErrors = [...validateRow(values, row)];
-    // The template's example row left in place must not become a person.
-    if (examples.length && examples.every((c) => values[c.key] === c.example)) {
-      rowErrors.unshift({ column: examples[0].key, message: '这是模板中的示例行，请删除后重新上传' });
-    }
-    for (const e of rowErrors) errors.push({ row, column: e.column, label: labels.get(e.column) ?? e.column, message: e.message });
-    const key = normKey(values[keyColumn] ?? '');
-    let dup = false;
-    // Duplicates are only meaningful for a well-formed key.
-    if (key && !badKey.has(row) && !rowErrors.some((e) => e.column === keyColumn)) {
-      const first = firstSeen.get(key);
-      if (first !== undefined) {
-        duplicates.push({ row, firstRow: first, column: keyColumn, message: `与第 ${first} 行重复` });
-        dup = true;
-      } else firstSeen.set(key, row);
-    }
-    // One category per row: an error wins over a duplicate (the row is fixed first), so the counts add up.
-    if (rowErrors.length > 0 || bad.has(row)) counts.errors++;
-    else if (dup) counts.duplicates++;
-    else {
-      counts.valid++;
-      valid.push({ row, values });
-    }
-    if (onProgress && ((i + 1) % every === 0 || i + 1 === total)) onProgress(i + 1, total);
-  }
-  if (onProgress && total === 0) onProgress(0, 0);
-  return { preview: { total, counts, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown }, firstSeen, keyLabel: labels.get(keyColumn) ?? keyColumn };
+    return i >= total;
+  };
+  return {
+    run,
+    result() {
+      if (onProgress && total === 0) onProgress(0, 0);
+      return { preview: { total, counts, valid, errors, duplicates, headerRow: table.headerRow, unknownHeaders: mapping.unknown }, firstSeen, keyLabel: labels.get(keyColumn) ?? keyColumn };
+    },
+  };
 }
 
 /**

@@ -116,6 +116,20 @@ export interface ParsedRoster extends Preview {
   pages?: string[];
   /** The uploaded rows with an error column (.xlsx), when any row has an error or duplicate. */
   errorWorkbook?: Uint8Array;
+  /** Milliseconds the parse process spent on each step (for the gateway's log). */
+  timings?: ParseTimings;
+}
+
+/** Where a parse process's time went, in milliseconds from its job's arrival. */
+export interface ParseTimings {
+  /** Reading the file into rows of text. */
+  read: number;
+  /** The row rules and in-file duplicates. */
+  check: number;
+  /** Waiting, after the rules, for the gateway's answer on the keys already insured. */
+  probeWait: number;
+  /** The result as pages (and the error workbook). */
+  output: number;
 }
 
 /** One page of a parsed roster: rows in the order of the columns, with their errors and duplicates. */

@@ -6,8 +6,8 @@
 import { pathToFileURL } from 'node:url';
 import { readSheet } from './roster-read.ts';
 import { mapColumns, requireColumns } from './roster-map.ts';
-import { checkRows, markCovered, normKey, previewErrors } from './roster-validate.ts';
-import { SheetError, type ParsedRoster, type Preview, type ProbedKey, type RosterPage, type RowValidator, type SheetColumn, type SheetTable } from './types.ts';
+import { checkRowsYielding, markCovered, normKey, previewErrors } from './roster-validate.ts';
+import { SheetError, type ParsedRoster, type ParseTimings, type Preview, type ProbedKey, type RosterPage, type RowValidator, type SheetColumn, type SheetTable } from './types.ts';
 
 export interface ValidatorModuleRef {
   /** Absolute file path or file: URL of a module (TypeScript allowed). */
@@ -109,15 +109,24 @@ const post = (m: WorkerMessage) => {
 };
 
 async function run(job: WorkerJob): Promise<WorkerMessage> {
+  let lap = performance.now();
+  const since = () => {
+    const now = performance.now();
+    const ms = Math.round(now - lap);
+    lap = now;
+    return ms;
+  };
   const buffer = Buffer.from(job.buffer.buffer, job.buffer.byteOffset, job.buffer.byteLength);
   const [validateRow, table] = await Promise.all([
     loadValidator(job.validatorModule),
     readSheet(buffer, job.ext, { columns: job.columns, maxRows: job.maxRows }),
   ]);
+  const timings: ParseTimings = { read: since(), check: 0, probeWait: 0, output: 0 };
   post({ type: 'progress', done: 0, total: table.rows.length });
   // The gateway looks the file's keys up while the rows are checked here.
   const covered = job.probeKeys ? probeCovered(table, job) : undefined;
-  const checked = checkRows({
+  // In slices, so the key lookup asked for above (a message of some 1 MB) leaves at once and progress as it is made.
+  const checked = await checkRowsYielding({
     table,
     columns: job.columns,
     validateRow,
@@ -125,7 +134,9 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
     progressEvery: job.progressEvery ?? 1000,
     onProgress: (done, total) => post({ type: 'progress', done, total }),
   });
+  timings.check = since();
   if (covered) markCovered(checked, job.keyColumn, await covered);
+  timings.probeWait = since();
   const { preview } = checked;
   const out: ParsedRoster = job.pageSize ? { ...preview, valid: [], errors: [], duplicates: [], pages: pagesOf(table, preview, job.columns, job.pageSize) } : preview;
   if (job.rowsOut) {
@@ -145,6 +156,8 @@ async function run(job: WorkerJob): Promise<WorkerMessage> {
     });
     out.errorWorkbook = new Uint8Array(wb.buffer, wb.byteOffset, wb.byteLength);
   }
+  timings.output = since();
+  out.timings = timings;
   return { type: 'result', preview: out };
 }
 
@@ -160,7 +173,8 @@ if (process.send) {
       ),
     ),
   );
-  // The workbook reader is loaded before saying ready: a process started ahead of its job (prewarmParseWorker) has it at hand.
-  await import('@e965/xlsx');
+  // The .xlsx reader is loaded before saying ready: a process started ahead of its job (prewarmParseWorker) has it at
+  // hand. SheetJS (about 0.1 s to load) only when a file needs it: .xls, or an .xlsx that reader declines.
+  await import('./xlsx-sheet.ts');
   post({ type: 'ready' });
 }
