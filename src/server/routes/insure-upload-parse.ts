@@ -15,9 +15,13 @@ import { streamToBuffer, type FileStorage } from '../files/storage.ts';
 import { MAX_BYTES, SheetError, type ParsedRoster } from '../files/types.ts';
 import { ROSTER_VALIDATOR } from '../files/roster-schema.ts';
 import type { ResultHead } from '../../shared/roster-result.ts';
+import { takeHandedOver } from './insure-upload-handoff.ts';
 import { PAGE_SIZE, rosterColumns, rosterFields, rosterPlan, refusedIdCards } from './insure-upload-store.ts';
 
 const HEARTBEAT_MS = 5000;
+const PROGRESS_MS = 300;
+/** Pages go to the database in statements of about this many bytes (a few pages each). */
+const PAGE_BATCH_BYTES = 1024 * 1024;
 
 /** An upload claimed for parsing (the queue's claim). */
 export interface ParseClaim {
@@ -50,10 +54,63 @@ function head(p: ParsedRoster, registry: EntityRegistry): ResultHead {
   };
 }
 
+/** The pages, numbered, in runs of about PAGE_BATCH_BYTES (at least one page each). */
+function pageBatches(pages: string[]): Array<Array<{ page: number; data: string }>> {
+  const out: Array<Array<{ page: number; data: string }>> = [];
+  let bytes = Infinity;
+  pages.forEach((data, page) => {
+    if (bytes >= PAGE_BATCH_BYTES) {
+      out.push([]);
+      bytes = 0;
+    }
+    out[out.length - 1].push({ page, data });
+    bytes += data.length;
+  });
+  return out;
+}
+
 /** The message a failed parse leaves on the upload. */
 function failureMessage(err: unknown): string {
   if (err instanceof SheetError || err instanceof HttpError) return err.message;
   return '文件解析失败，请稍后重试';
+}
+
+/** A roster file's parse under way, and how long the gateway took to answer its key lookup. */
+interface RosterParse {
+  task: ParseTask;
+  probeMs(): number;
+}
+
+/**
+ * Starts parsing a business's roster file for a plan and cover start in a parse process: its columns and
+ * row rules from the entity schemas; the file's ID numbers looked up once it is read (a probe each), not
+ * every person the plan covers, and someone outside the plan's insurable ages on the cover start refused
+ * with the reason.
+ */
+function parseRoster(
+  deps: Pick<ParseDeps, 'db' | 'registry'>,
+  input: { businessId: string; plan: Awaited<ReturnType<typeof rosterPlan>>; startDate: string; buffer: Buffer; ext: string },
+): RosterParse {
+  const { db, registry } = deps;
+  let probeMs = 0;
+  const task = parseRosterInWorker({
+    buffer: input.buffer,
+    ext: input.ext,
+    columns: rosterColumns(registry),
+    keyColumn: 'idCard',
+    coveredKeys: async (idCards) => {
+      const asked = performance.now();
+      const refused = await refusedIdCards(db, input.businessId, input.plan, input.startDate, idCards);
+      probeMs = Math.round(performance.now() - asked);
+      return refused;
+    },
+    validatorModule: { path: ROSTER_VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
+    pageSize: PAGE_SIZE,
+    errorWorkbook: true,
+  });
+  // Whoever takes the parse awaits its result; until then a failure is not an unhandled rejection.
+  task.result.catch(() => undefined);
+  return { task, probeMs: () => probeMs };
 }
 
 /** Parses a claimed upload; `done` resolves when its outcome is stored (never rejects). */
@@ -73,25 +130,27 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
   const beat = setInterval(() => write(`UPDATE insure_uploads SET updated_at = now() ${guard}`, ids), HEARTBEAT_MS);
   beat.unref();
 
+  let parse: RosterParse | undefined;
   const done = (async () => {
+    const t0 = performance.now();
     try {
       const plan = await rosterPlan(db, claim.planName);
-      const buffer = await streamToBuffer(await storage.get(claim.fileKey), MAX_BYTES);
+      // The process that received the file keeps it a few seconds (insure-upload-handoff.ts).
+      const buffer = takeHandedOver(claim.fileKey) ?? (await streamToBuffer(await storage.get(claim.fileKey), MAX_BYTES));
+      const fetched = performance.now();
       if (cancelled) throw new SheetError('INTERNAL', '解析已取消');
-      task = parseRosterInWorker({
-        buffer,
-        ext: claim.ext,
-        columns: rosterColumns(registry),
-        keyColumn: 'idCard',
-        // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers;
-        // someone outside the plan's insurable ages on the cover start is refused with the reason.
-        coveredKeys: (idCards) => refusedIdCards(db, claim.businessId, plan, claim.startDate, idCards),
-        validatorModule: { path: ROSTER_VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
-        pageSize: PAGE_SIZE,
-        errorWorkbook: true,
+      parse = parseRoster(deps, { businessId: claim.businessId, plan, startDate: claim.startDate, buffer, ext: claim.ext });
+      task = parse.task;
+      // At most one progress write per PROGRESS_MS (the page polls about as often), and the first and last.
+      let progressAt = 0;
+      task.onProgress((p) => {
+        const now = performance.now();
+        if (p.done !== 0 && p.done !== p.total && now - progressAt < PROGRESS_MS) return;
+        progressAt = now;
+        write(`UPDATE insure_uploads SET rows_done = $3, rows_total = $4, updated_at = now() ${guard}`, [...ids, p.done, p.total]);
       });
-      task.onProgress((p) => write(`UPDATE insure_uploads SET rows_done = $3, rows_total = $4, updated_at = now() ${guard}`, [...ids, p.done, p.total]));
       const parsed = await task.result;
+      const parsedAt = performance.now();
       clearInterval(beat);
       let errorKey: string | null = null;
       let errorSize = 0;
@@ -103,11 +162,12 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
       const { counts } = parsed;
       const pages = parsed.pages ?? [];
       const pageBytes = pages.reduce((n, p) => n + Buffer.byteLength(p), 0);
-      // One short statement per page, no transaction around them: on PGlite, which runs one statement at
-      // a time, other requests go between them. Under this claim's token: they count once the upload
-      // names it (pages_token), in the guarded update below.
-      for (const [page, data] of pages.entries()) {
-        await db.query('INSERT INTO insure_upload_pages (upload_id, token, page, data) VALUES ($1, $2, $3, $4)', [claim.id, claim.token, page, data]);
+      // A few pages per statement (about PAGE_BATCH_BYTES), no transaction around them: on PGlite, which
+      // runs one statement at a time, other requests go between them. Under this claim's token: they count
+      // once the upload names it (pages_token), in the guarded update below.
+      for (const batch of pageBatches(pages)) {
+        const values = batch.map((_, i) => `($1, $2, $${3 + 2 * i}, $${4 + 2 * i})`).join(', ');
+        await db.query(`INSERT INTO insure_upload_pages (upload_id, token, page, data) VALUES ${values}`, [claim.id, claim.token, ...batch.flatMap((b) => [b.page, b.data])]);
       }
       const done = await db.query(
         `UPDATE insure_uploads SET status = 'ready', parse_owner = NULL, pages_token = $2, rows_done = $3, rows_total = $3, valid_count = $4,
@@ -117,6 +177,11 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
       );
       // Pages of an earlier claim of this upload (its process died), or this claim's if it was given back meanwhile.
       await db.query(`DELETE FROM insure_upload_pages WHERE upload_id = $1 AND token ${done.length ? '<>' : '='} $2`, ids);
+      const ms = (a: number, b: number) => Math.round(b - a);
+      log.info(
+        { upload: claim.id, rows: counts.total, ms: { fetch: ms(t0, fetched), parse: ms(fetched, parsedAt), ...parsed.timings, probe: parse.probeMs(), store: ms(parsedAt, performance.now()) } },
+        done.length ? 'roster parsed' : 'roster parsed, but its claim was given back meanwhile',
+      );
     } catch (err) {
       clearInterval(beat);
       if (!(err instanceof SheetError || err instanceof HttpError) || (err instanceof SheetError && err.code === 'INTERNAL' && !cancelled)) {

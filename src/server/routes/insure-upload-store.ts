@@ -241,14 +241,19 @@ export async function refusedIdCards(
   startDate: string,
   idCards: string[],
 ): Promise<ProbedKey[]> {
-  const covered = await coveredIdCards(q, businessId, plan, startDate, idCards);
-  return [
-    ...covered,
-    ...idCards.flatMap((c): ProbedKey[] => {
-      const why = covered.has(c.toUpperCase()) ? null : ageProblem(c, startDate, plan);
-      return why ? [[c, why]] : [];
-    }),
-  ];
+  const lookup = coveredIdCards(q, businessId, plan, startDate, idCards);
+  lookup.catch(() => undefined); // awaited below
+  // The ages are judged while the database answers, a slice at a time so other requests go between.
+  const aged: Array<[string, string]> = [];
+  for (let i = 0; i < idCards.length; i += PROBE_SLICE) {
+    for (const c of idCards.slice(i, i + PROBE_SLICE)) {
+      const why = ageProblem(c, startDate, plan);
+      if (why) aged.push([c, why]);
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  const covered = await lookup;
+  return [...covered, ...aged.filter(([c]) => !covered.has(c.toUpperCase()))];
 }
 
 /** The head of a parsed upload's result (insure_uploads.result). */

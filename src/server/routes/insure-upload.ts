@@ -17,6 +17,7 @@ import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
 import { maskPhone } from '../util.ts';
 import { idempotencyKey } from './idempotency-key.ts';
+import { handOver } from './insure-upload-handoff.ts';
 import insureUploadConfirmRoutes from './insure-upload-confirm.ts';
 import { pendingBytes, purgeUploads, quotaMessage, uploadQuotaBytes } from './insure-upload-purge.ts';
 import { startParseQueue } from './insure-upload-queue.ts';
@@ -182,7 +183,10 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       throw err;
     }
     if (replayed) await storage.delete(fileKey); // the first request's upload keeps its own file
-    else queue.poke();
+    else {
+      handOver(fileKey, file.buffer);
+      queue.poke();
+    }
     return reply.status(202).send(ok(uploadView(row)));
   });
 
