@@ -8,7 +8,8 @@
  *        --requests <per list case>   --runs <browser runs per CPU rate>   --out <dir>
  *        --no-build (serve the dist/ already built)
  * Env:   BENCH_DATABASE_URL (default postgres://postgres:postgres@127.0.0.1:5432/bench — it is wiped),
- *        BENCH_PGLITE_DIR (default <tmp>/bench-pglite — it is wiped), CHROMIUM_PATH.
+ *        BENCH_PGLITE_DIR (default <tmp>/bench-pglite — it is wiped), CHROMIUM_PATH,
+ *        BENCH_GATEWAY_LOG=1 (the gateway's log on stderr; LOG_LEVEL=info adds the roster parses' phase timings).
  */
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
