@@ -46,6 +46,22 @@ describe('upload → preview → confirm', () => {
     expect(r.body.data).toMatchObject({ status: 'parsing', fileName: '一月名单.xlsx', planName: plan });
     uploadId = r.body.data.id;
 
+    // Asked with waitMs, as the page asks, the status is held until the upload's view changes.
+    const views = [r.body.data];
+    while (views.at(-1).status === 'parsing') {
+      const asked = Date.now();
+      const w = await c.call('GET', `/api/insure-uploads/${uploadId}?waitMs=3000`);
+      expect(w.status).toBe(200);
+      const [a, b] = [views.at(-1), w.body.data];
+      // Answered before the 3 s were up: because the upload changed.
+      if (Date.now() - asked < 2900) expect([b.status, b.phase, b.rowsDone]).not.toEqual([a.status, a.phase, a.rowsDone]);
+      views.push(b);
+    }
+    // Once parsed there is nothing to wait for: the answer comes at once.
+    const t0 = Date.now();
+    expect((await c.call('GET', `/api/insure-uploads/${uploadId}?waitMs=5000`)).body.data.status).toBe('ready');
+    expect(Date.now() - t0).toBeLessThan(1000);
+
     const s = await waitParsed(c, uploadId);
     expect(s).toMatchObject({ status: 'ready', percent: 100, rowsDone: 5, rowsTotal: 5, counts: { total: 5, valid: 2, errors: 2, duplicates: 1 }, hasErrorFile: true });
     // Nothing is insured before confirmation.

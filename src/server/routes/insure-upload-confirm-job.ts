@@ -22,6 +22,7 @@ import type { Db } from '../db.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { HttpError } from '../http/errors.ts';
 import { STALE_CONFIRM_SECONDS } from './insure-upload-store.ts';
+import { notifyUpload } from './insure-upload-wait.ts';
 
 /** Heartbeat period; far below STALE_CONFIRM_SECONDS (insure-upload-store.ts). */
 const HEARTBEAT_MS = Math.min(5000, (STALE_CONFIRM_SECONDS * 1000) / 4);
@@ -55,7 +56,10 @@ export function startConfirmJob(deps: ConfirmJobDeps, job: ConfirmJob): Promise<
   // Progress writes run one after another, so a late write never moves the counter back.
   let chain: Promise<unknown> = Promise.resolve();
   const write = (sql: string, params: unknown[]) => {
-    chain = chain.then(() => db.query(sql, params)).catch((err: unknown) => log.warn({ err, upload: job.uploadId }, 'confirmation progress not stored'));
+    chain = chain
+      .then(() => db.query(sql, params))
+      .then(() => notifyUpload(job.uploadId))
+      .catch((err: unknown) => log.warn({ err, upload: job.uploadId }, 'confirmation progress not stored'));
   };
   const beat = setInterval(() => write(`UPDATE insure_uploads SET updated_at = now() ${GUARD}`, ids), HEARTBEAT_MS);
   beat.unref();
@@ -80,6 +84,7 @@ export function startConfirmJob(deps: ConfirmJobDeps, job: ConfirmJob): Promise<
       clearInterval(beat);
       await chain;
       runningHere.delete(job.uploadId);
+      notifyUpload(job.uploadId); // its outcome is stored: a status request waiting here answers now
     }
   })();
 }

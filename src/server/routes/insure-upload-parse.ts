@@ -16,6 +16,7 @@ import { MAX_BYTES, SheetError, type ParsedRoster } from '../files/types.ts';
 import { ROSTER_VALIDATOR } from '../files/roster-schema.ts';
 import type { ResultHead } from '../../shared/roster-result.ts';
 import { takeHandedOver } from './insure-upload-handoff.ts';
+import { notifyUpload } from './insure-upload-wait.ts';
 import { PAGE_SIZE, rosterColumns, rosterFields, rosterPlan, refusedIdCards } from './insure-upload-store.ts';
 
 const HEARTBEAT_MS = 5000;
@@ -124,7 +125,10 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
   // Progress writes run one after another, so a late write never moves the counter back.
   let chain: Promise<unknown> = Promise.resolve();
   const write = (sql: string, params: unknown[]) => {
-    chain = chain.then(() => db.query(sql, params)).catch((err: unknown) => log.warn({ err, upload: claim.id }, 'upload progress not stored'));
+    chain = chain
+      .then(() => db.query(sql, params))
+      .then(() => notifyUpload(claim.id))
+      .catch((err: unknown) => log.warn({ err, upload: claim.id }, 'upload progress not stored'));
   };
   // While the file is read there is no row progress: keep the claim's heartbeat fresh.
   const beat = setInterval(() => write(`UPDATE insure_uploads SET updated_at = now() ${guard}`, ids), HEARTBEAT_MS);
@@ -175,6 +179,7 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
           ${guard} RETURNING id`,
         [...ids, counts.total, counts.valid, counts.errors, counts.duplicates, JSON.stringify(head(parsed, registry)), errorKey, errorSize + pageBytes],
       );
+      notifyUpload(claim.id);
       // Pages of an earlier claim of this upload (its process died), or this claim's if it was given back meanwhile.
       await db.query(`DELETE FROM insure_upload_pages WHERE upload_id = $1 AND token ${done.length ? '<>' : '='} $2`, ids);
       const ms = (a: number, b: number) => Math.round(b - a);
@@ -190,6 +195,7 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
       await chain;
       await db
         .query(`UPDATE insure_uploads SET status = 'failed', parse_owner = NULL, error = $3, updated_at = now() ${guard}`, [...ids, failureMessage(err)])
+        .then(() => notifyUpload(claim.id))
         .catch((e: unknown) => log.error({ err: e, upload: claim.id }, 'upload failure not stored'));
     } finally {
       clearInterval(beat);

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db.ts';
 import { parseSlots } from '../files/parse-in-worker.ts';
 import { startParse, type ParseClaim, type ParseDeps } from './insure-upload-parse.ts';
+import { notifyUpload } from './insure-upload-wait.ts';
 import { PARSE_INTERRUPTED, SETTLE_STALE_PARSES, STALE_PARSE_SECONDS } from './insure-upload-store.ts';
 
 const POLL_MS = 1000;
@@ -75,6 +76,7 @@ export function startParseQueue(deps: ParseDeps, opts: { slots?: number; pollMs?
         while (!closed && running.size < slots) {
           const claim = await claimNext(db);
           if (!claim) break;
+          notifyUpload(claim.id); // queued → reading
           const run = startParse(deps, claim);
           running.set(claim.token, run);
           void run.done.finally(() => {

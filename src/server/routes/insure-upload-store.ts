@@ -154,6 +154,13 @@ export async function loadUpload(q: Queryable, businessId: string, rawId: unknow
   return rows[0];
 }
 
+/** The upload's row as it is (no settling of stale parses or confirmations: loadUpload does that). */
+export async function readUpload(q: Queryable, businessId: string, id: number): Promise<UploadRow> {
+  const [row] = await q.query<UploadRow>(`SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2`, [id, businessId]);
+  if (!row) throw notFound(`当前企业下不存在该上传记录（ID：${id}）`);
+  return row;
+}
+
 /** The upload as the console sees it (status endpoint). */
 export function uploadView(u: UploadRow) {
   const percent = u.status === 'parsing' || u.status === 'failed' ? (u.rows_total ? Math.floor((u.rows_done * 100) / u.rows_total) : 0) : 100;

@@ -22,7 +22,8 @@ import insureUploadConfirmRoutes from './insure-upload-confirm.ts';
 import { pendingBytes, purgeUploads, quotaMessage, uploadQuotaBytes } from './insure-upload-purge.ts';
 import { startParseQueue } from './insure-upload-queue.ts';
 import insureUploadReadRoutes from './insure-upload-read.ts';
-import { loadHead, loadPageText, loadUpload, rosterColumns, rosterPlan, UPLOAD_COLS, UPLOAD_EXPIRED, uploadView, type UploadRow } from './insure-upload-store.ts';
+import { loadHead, loadPageText, loadUpload, readUpload, rosterColumns, rosterPlan, UPLOAD_COLS, UPLOAD_EXPIRED, uploadView, type UploadRow } from './insure-upload-store.ts';
+import { waitForChange } from './insure-upload-wait.ts';
 
 const TAGS = ['insure-uploads'];
 const MAX_FILE_NAME = 200;
@@ -190,8 +191,23 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
     return reply.status(202).send(ok(uploadView(row)));
   });
 
-  app.get<{ Params: { id: string } }>('/api/insure-uploads/:id', { config: { auth: 'business' }, schema: { tags: TAGS, summary: '上传记录与解析进度' } }, async (req) =>
-    ok(uploadView(await loadUpload(db, req.business.businessId, req.params.id))),
+  app.get<{ Params: { id: string }; Querystring: { waitMs?: string } }>(
+    '/api/insure-uploads/:id',
+    { config: { auth: 'business' }, schema: { tags: TAGS, summary: '上传记录与解析进度（waitMs：解析或确认进行中时，最多等待该毫秒数直到进度变化）' } },
+    async (req) => {
+      const bizId = req.business.businessId;
+      const first = await loadUpload(db, bizId, req.params.id);
+      const waitMs = Number(req.query.waitMs);
+      if (!(waitMs > 0) || (first.status !== 'parsing' && first.status !== 'confirming')) return ok(uploadView(first));
+      return ok(
+        await waitForChange(first.id, first, {
+          waitMs,
+          read: () => readUpload(db, bizId, first.id),
+          view: uploadView,
+          gone: () => req.raw.destroyed,
+        }),
+      );
+    },
   );
 
   /** A parsed upload of the business (its result may be read), or the refusal a parse still running, failed or expired answers. */

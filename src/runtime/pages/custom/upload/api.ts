@@ -85,7 +85,23 @@ export interface ConfirmResult {
 export const BASE = '/api/insure-uploads';
 
 export const getConfig = () => api.get<UploadConfig>(`${BASE}/config`);
-export const getStatus = (id: number) => api.get<UploadView>(`${BASE}/${id}`);
+/**
+ * The upload's status. With `waitMs`, while it is parsed or confirmed the gateway holds the request until
+ * its progress changes (or `waitMs` pass), so each step shows as soon as it happens.
+ */
+export const getStatus = (id: number, waitMs?: number) => api.get<UploadView>(`${BASE}/${id}`, waitMs ? { waitMs } : undefined);
+
+/** Next status of an upload under way: held by the gateway until it changes; a quick unchanged answer is followed by a pause. */
+export async function nextStatus(current: UploadView, pauseMs: number): Promise<UploadView> {
+  const asked = Date.now();
+  const next = await getStatus(current.id, STATUS_WAIT_MS);
+  const unchanged = next.status === current.status && next.phase === current.phase && next.rowsDone === current.rowsDone && next.confirmDone === current.confirmDone;
+  if (unchanged && Date.now() - asked < pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
+  return next;
+}
+
+/** How long the gateway may hold a status request (it allows up to 5 s). */
+const STATUS_WAIT_MS = 2000;
 export const getPreview = (id: number) => api.get<UploadPreview>(`${BASE}/${id}/preview`);
 export const getRowsPage = (id: number, page: number) => api.get<RowsPage>(`${BASE}/${id}/rows`, { page }, { timeout: 60_000 });
 export const getQuote = (planName: string, startDate: string, people: number) =>

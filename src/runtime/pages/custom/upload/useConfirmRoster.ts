@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../../services/request';
-import { confirmRoster, getStatus, isUploadView, type ConfirmBody, type ConfirmResult, type UploadView } from './api';
+import { confirmRoster, isUploadView, nextStatus, type ConfirmBody, type ConfirmResult, type UploadView } from './api';
 
 const POLL_MS = 500;
 /** Consecutive failed polls (network) tolerated before giving up on showing the progress. */
@@ -41,12 +41,12 @@ export function useConfirmRoster() {
     try {
       while (status.status === 'confirming') {
         if (live.current) setProgress(progressOf(status));
-        await new Promise((r) => setTimeout(r, POLL_MS));
         if (!live.current) throw new ApiError('已离开页面，投保结果请在历史表单中查看');
         try {
-          status = await getStatus(status.id);
+          status = await nextStatus(status, POLL_MS);
           errors = 0;
         } catch (e) {
+          await new Promise((r) => setTimeout(r, POLL_MS));
           if (++errors >= MAX_POLL_ERRORS) throw new ApiError(`无法获取投保进度（${e instanceof Error ? e.message : '网络错误'}），请稍后在历史表单中查看结果`);
         }
       }

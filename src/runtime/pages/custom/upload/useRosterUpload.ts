@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../../services/request';
-import { getPreview, getRowsPage, getStatus, uploadFile, type RowsPage, type UploadView } from './api';
+import { getPreview, getRowsPage, nextStatus, uploadFile, type RowsPage, type UploadView } from './api';
 import type { LoadRow, RosterStore } from './rosterStore';
 
 export type UploadPhase = 'idle' | 'uploading' | 'parsing' | 'loading' | 'ready' | 'failed';
@@ -63,8 +63,7 @@ export function useRosterUpload(store: RosterStore, limits: { maxBytes: number }
         let status = await up.promise;
         set({ phase: 'parsing', uploadPercent: 100, status });
         while (status.status === 'parsing' && live.current) {
-          await new Promise((r) => setTimeout(r, POLL_MS));
-          status = await getStatus(status.id);
+          status = await nextStatus(status, POLL_MS);
           set({ status });
         }
         if (!live.current) return;
