@@ -1,10 +1,11 @@
 /**
  * The largest roster: a 50,000-row .xlsx through the roster upload as the page sends it (POST
- * /api/insure-uploads, the status asked as the page asks it until the background parse is done, then the preview's head and
- * the editor's first page of rows, /rows?page=0), after one unjudged upload (the first parse of a process
- * starts its parse process and compiles the parser), three times, while 10 other users list the seeded
- * business. Figures (issue 22): upload → first page of rows received ≤ 3 s on PostgreSQL (worst of 3);
- * the largest single answer the browser receives on the way (rows come in pages, not one 3.5 MB JSON);
+ * /api/insure-uploads, the status asked as the page asks it until the background parse is done, then
+ * the preview's head and the editor's first page of rows, /rows?page=0), after one unjudged upload (the
+ * first parse of a process starts its parse process and compiles the parser), three times, while 10
+ * other users list the seeded business (from a second before the first of them). Figures (issue 22):
+ * upload → first page of rows received ≤ 3 s on PostgreSQL (worst of 3); the largest single answer the
+ * browser receives on the way (rows come in pages, not one 3.5 MB JSON);
  * the gateway's RSS back within 50 MiB of its value before the uploads (both databases); other users'
  * list p99 ≤ 100 ms meanwhile (PostgreSQL); a 1 MB .xlsx that inflates to 1 GB refused within 1 s.
  * Peak RSS is in the notes.
@@ -130,6 +131,12 @@ export async function runUpload(gw: Gateway, driver: 'postgres' | 'pglite', repo
 
   const cold = await uploadOnce(gw, files[0], plans[0].value);
   report.add({ section: 'upload', figure: `${label} first ${opts.rows.toLocaleString('en')}-row roster on a gateway process (cold, no list load)`, value: cold.ms, unit: 'ms', target: '', pass: null, note: 'not judged: the figures below are steady state' });
+
+  // The other users are already at work when the judged uploads start: a second of their load first, so
+  // the gateway's pool has opened its connections (PostgreSQL starts a backend for each) before, not
+  // during, the first upload; that second's latencies are not counted.
+  const warmUntil = performance.now() + 1000;
+  await listLoad(gw, () => performance.now() > warmUntil);
 
   const times: number[] = [];
   const during: number[] = [];
