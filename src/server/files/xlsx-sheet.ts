@@ -1,8 +1,9 @@
 /**
- * The rows of an .xlsx workbook's first visible worksheet, read in one streaming pass of saxes over the
- * zip's XML parts: the cells SheetJS's `XLSX.read(…, { dense: true, cellDates: true })` gives, in its
- * `!data` shape, at about a third of its CPU (a 50,000-row roster: SheetJS 1.3 s, this 0.3–0.45 s;
- * docs/roster-upload.md). It reads what a roster needs (values, shared and inline strings, booleans,
+ * The rows of an .xlsx workbook's first visible worksheet, read from the zip's XML parts in one pass
+ * each (the sheet and the shared strings scanned when in their plain shape, xlsx-scan.ts; the rest with
+ * saxes): the cells SheetJS's `XLSX.read(…, { dense: true, cellDates: true })` gives, in its `!data`
+ * shape, at under half its CPU (a 50,000-row roster, cold: SheetJS 1.0–1.4 s, this 0.53–0.56 s;
+ * docs/decisions.md). It reads what a roster needs (values, shared and inline strings, booleans,
  * dates by their number format, formulas' cached results, the 1904 date system, hidden sheets) and
  * answers null for a package it does not know how to read (no workbook part, a chart sheet first…),
  * so the caller falls back to SheetJS, which stays the reader of every other case and of .xls.
