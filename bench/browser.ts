@@ -143,7 +143,7 @@ export async function runBrowser(report: Report, o: { repoRoot: string }): Promi
       unit: 'ms',
       target: '',
       pass: null,
-      note: 'information: includes the upload, the worker start, the background parse and status polling (400 ms)',
+      note: 'information: includes the upload, the worker start, the background parse and the status requests (held by the gateway until the upload changes)',
     });
     if (!imported) return;
 
