@@ -145,7 +145,7 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
       if (cancelled) throw new SheetError('INTERNAL', '解析已取消');
       parse = parseRoster(deps, { businessId: claim.businessId, plan, startDate: claim.startDate, buffer, ext: claim.ext });
       task = parse.task;
-      // At most one progress write per PROGRESS_MS (the page polls about as often), and the first and last.
+      // At most one progress write per PROGRESS_MS (each wakes the status requests held for it), and the first and last.
       let progressAt = 0;
       task.onProgress((p) => {
         const now = performance.now();
