@@ -146,18 +146,19 @@ export async function loadUpload(q: Queryable, businessId: string, rawId: unknow
       [id, businessId, STALE_CONFIRM_SECONDS, CONFIRM_INTERRUPTED, MAX_CONFIRM_ATTEMPTS],
     );
   }
-  const rows = await q.query<UploadRow>(
-    `SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`,
-    [id, businessId],
-  );
-  if (!rows[0]) throw notFound(`当前企业下不存在该上传记录（ID：${String(rawId)}）`);
-  return rows[0];
+  return readUpload(q, businessId, id, { ...opts, asked: String(rawId) });
 }
 
-/** The upload's row as it is (no settling of stale parses or confirmations: loadUpload does that). */
-export async function readUpload(q: Queryable, businessId: string, id: number): Promise<UploadRow> {
-  const [row] = await q.query<UploadRow>(`SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2`, [id, businessId]);
-  if (!row) throw notFound(`当前企业下不存在该上传记录（ID：${id}）`);
+/**
+ * The upload's row as it is (locked with `lock`); loadUpload settles stale parses and confirmations first.
+ * Not found names the ID as it was asked for (`asked`).
+ */
+export async function readUpload(q: Queryable, businessId: string, id: number, opts: { lock?: boolean; asked?: string } = {}): Promise<UploadRow> {
+  const [row] = await q.query<UploadRow>(`SELECT ${UPLOAD_COLS} FROM insure_uploads WHERE id = $1 AND business_id = $2${opts.lock ? ' FOR UPDATE' : ''}`, [
+    id,
+    businessId,
+  ]);
+  if (!row) throw notFound(`当前企业下不存在该上传记录（ID：${opts.asked ?? id}）`);
   return row;
 }
 
