@@ -76,44 +76,6 @@ function failureMessage(err: unknown): string {
   return '文件解析失败，请稍后重试';
 }
 
-/** A roster file's parse under way, and how long the gateway took to answer its key lookup. */
-interface RosterParse {
-  task: ParseTask;
-  probeMs(): number;
-}
-
-/**
- * Starts parsing a business's roster file for a plan and cover start in a parse process: its columns and
- * row rules from the entity schemas; the file's ID numbers looked up once it is read (a probe each), not
- * every person the plan covers, and someone outside the plan's insurable ages on the cover start refused
- * with the reason.
- */
-function parseRoster(
-  deps: Pick<ParseDeps, 'db' | 'registry'>,
-  input: { businessId: string; plan: Awaited<ReturnType<typeof rosterPlan>>; startDate: string; buffer: Buffer; ext: string },
-): RosterParse {
-  const { db, registry } = deps;
-  let probeMs = 0;
-  const task = parseRosterInWorker({
-    buffer: input.buffer,
-    ext: input.ext,
-    columns: rosterColumns(registry),
-    keyColumn: 'idCard',
-    coveredKeys: async (idCards) => {
-      const asked = performance.now();
-      const refused = await refusedIdCards(db, input.businessId, input.plan, input.startDate, idCards);
-      probeMs = Math.round(performance.now() - asked);
-      return refused;
-    },
-    validatorModule: { path: ROSTER_VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
-    pageSize: PAGE_SIZE,
-    errorWorkbook: true,
-  });
-  // Whoever takes the parse awaits its result; until then a failure is not an unhandled rejection.
-  task.result.catch(() => undefined);
-  return { task, probeMs: () => probeMs };
-}
-
 /** Parses a claimed upload; `done` resolves when its outcome is stored (never rejects). */
 export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void; done: Promise<void> } {
   const { db, storage, log, registry } = deps;
@@ -134,7 +96,7 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
   const beat = setInterval(() => write(`UPDATE insure_uploads SET updated_at = now() ${guard}`, ids), HEARTBEAT_MS);
   beat.unref();
 
-  let parse: RosterParse | undefined;
+  let probeMs = 0;
   const done = (async () => {
     const t0 = performance.now();
     try {
@@ -143,8 +105,23 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
       const buffer = takeHandedOver(claim.fileKey) ?? (await streamToBuffer(await storage.get(claim.fileKey), MAX_BYTES));
       const fetched = performance.now();
       if (cancelled) throw new SheetError('INTERNAL', '解析已取消');
-      parse = parseRoster(deps, { businessId: claim.businessId, plan, startDate: claim.startDate, buffer, ext: claim.ext });
-      task = parse.task;
+      task = parseRosterInWorker({
+        buffer,
+        ext: claim.ext,
+        columns: rosterColumns(registry),
+        keyColumn: 'idCard',
+        // Only the file's own ID numbers are looked up, once it is read (a probe each), not every person the plan covers;
+        // someone outside the plan's insurable ages on the cover start is refused with the reason.
+        coveredKeys: async (idCards) => {
+          const asked = performance.now();
+          const refused = await refusedIdCards(db, claim.businessId, plan, claim.startDate, idCards);
+          probeMs = Math.round(performance.now() - asked);
+          return refused;
+        },
+        validatorModule: { path: ROSTER_VALIDATOR, exportName: 'createFieldsValidator', args: { fields: rosterFields(registry) } },
+        pageSize: PAGE_SIZE,
+        errorWorkbook: true,
+      });
       // At most one progress write per PROGRESS_MS (each wakes the status requests held for it), and the first and last.
       let progressAt = 0;
       task.onProgress((p) => {
@@ -184,7 +161,7 @@ export function startParse(deps: ParseDeps, claim: ParseClaim): { cancel(): void
       await db.query(`DELETE FROM insure_upload_pages WHERE upload_id = $1 AND token ${done.length ? '<>' : '='} $2`, ids);
       const ms = (a: number, b: number) => Math.round(b - a);
       log.info(
-        { upload: claim.id, rows: counts.total, ms: { fetch: ms(t0, fetched), parse: ms(fetched, parsedAt), ...parsed.timings, probe: parse.probeMs(), store: ms(parsedAt, performance.now()) } },
+        { upload: claim.id, rows: counts.total, ms: { fetch: ms(t0, fetched), parse: ms(fetched, parsedAt), ...parsed.timings, probe: probeMs, store: ms(parsedAt, performance.now()) } },
         done.length ? 'roster parsed' : 'roster parsed, but its claim was given back meanwhile',
       );
     } catch (err) {
