@@ -96,14 +96,37 @@ function makeCell(ctx: CellContext, { t: type, s: style, v: value, formula, inli
   }
 }
 
-/** The worksheet part's <sheetData> read with saxes, cell by cell. */
-function parseCells(xml: string, ctx: CellContext): XlsxSheet {
+/**
+ * The cells read so far, placed as SheetJS places them: a row at its r (else after the last one), a cell at
+ * its reference (else in the next column). Both readers below fill one.
+ */
+function grid(ctx: CellContext) {
   const data: XlsxSheet['data'] = [];
-  let lastRow: number | undefined;
-  let done = false;
   let row = 0;
   let col = -1;
+  return {
+    data,
+    /** A new row; false once it is past sheetRows (nothing more is read). */
+    row(r: string | undefined): boolean {
+      row = r === undefined ? row + 1 : parseInt(r, 10);
+      col = -1;
+      return !(ctx.sheetRows && row > ctx.sheetRows);
+    },
+    /** The next cell, at its reference; one SheetJS leaves out (undefined) takes its column but is not stored. */
+    cell(ref: string | undefined, cell: SheetCell | undefined): void {
+      const at = ref === undefined ? -1 : columnOf(ref);
+      col = at < 0 ? col + 1 : at;
+      if (cell) (data[row - 1] ??= [])[col] = cell;
+    },
+  };
+}
+
+/** The worksheet part's <sheetData> read with saxes, cell by cell. */
+function parseCells(xml: string, ctx: CellContext): XlsxSheet {
+  const cells = grid(ctx);
+  let done = false;
   // The cell being read.
+  let ref: string | undefined;
   let type: string | undefined;
   let style = 0;
   let formula = false;
@@ -121,17 +144,11 @@ function parseCells(xml: string, ctx: CellContext): XlsxSheet {
     {
       open(tag, name) {
         switch (name) {
-          case 'row': {
-            const r = tag.attributes.r;
-            row = r === undefined ? row + 1 : parseInt(r, 10);
-            col = -1;
-            if (ctx.sheetRows && row > ctx.sheetRows) done = true;
+          case 'row':
+            if (!cells.row(tag.attributes.r)) done = true;
             break;
-          }
           case 'c': {
-            const ref = tag.attributes.r;
-            const c = ref === undefined ? -1 : columnOf(ref);
-            col = c < 0 ? col + 1 : c;
+            ref = tag.attributes.r;
             type = tag.attributes.t;
             style = Number(tag.attributes.s ?? 0);
             formula = false;
@@ -155,11 +172,6 @@ function parseCells(xml: string, ctx: CellContext): XlsxSheet {
           case 'rPh':
             phonetic++;
             break;
-          case 'dimension': {
-            const last = /(\d+)$/.exec(tag.attributes.ref ?? '')?.[1];
-            if (last) lastRow = Number(last);
-            break;
-          }
         }
       },
       close(name) {
@@ -176,12 +188,9 @@ function parseCells(xml: string, ctx: CellContext): XlsxSheet {
           case 'rPh':
             phonetic--;
             break;
-          case 'c': {
-            if (done) break;
-            const c = cell();
-            if (c) (data[row - 1] ??= [])[col] = c;
+          case 'c':
+            if (!done) cells.cell(ref, cell());
             break;
-          }
         }
       },
       text(t) {
@@ -191,7 +200,7 @@ function parseCells(xml: string, ctx: CellContext): XlsxSheet {
     },
     () => done,
   );
-  return { data, lastRow };
+  return { data: cells.data, lastRow: declaredLastRow(xml) };
 }
 
 /** The worksheet part's cells: scanned when in the plain shape, else read with saxes. */
@@ -199,32 +208,21 @@ export function readCells(xml: string, ctx: CellContext): XlsxSheet {
   return scanCells(xml, ctx) ?? parseCells(xml, ctx);
 }
 
-/** The last row a worksheet declares (<dimension ref="A1:D50001">), looked for before its <sheetData>. */
+/** The last row a worksheet declares (<dimension ref="A1:D50001">, any prefix or quotes), looked for before its sheet data. */
 function declaredLastRow(xml: string): number | undefined {
-  const head = xml.slice(0, Math.max(0, xml.indexOf('<sheetData')));
-  const ref = /<dimension\s[^>]*\bref="([^"]*)"/.exec(head)?.[1];
+  const head = xml.slice(0, Math.max(0, xml.search(/<(?:\w+:)?sheetData\b/)));
+  const ref = /<(?:\w+:)?dimension\s[^>]*\bref\s*=\s*["']([^"']*)["']/.exec(head)?.[1];
   const last = ref && /(\d+)$/.exec(ref)?.[1];
   return last ? Number(last) : undefined;
 }
 
 /** The cells by xlsx-scan.ts's scanSheetData; null when the part is not in its shape. */
 function scanCells(xml: string, ctx: CellContext): XlsxSheet | null {
-  const data: XlsxSheet['data'] = [];
-  let row = 0;
-  let col = -1;
+  const cells = grid(ctx);
   const scanned = scanSheetData(
     xml,
-    (r) => {
-      row = r === undefined ? row + 1 : parseInt(r, 10);
-      col = -1;
-      return !(ctx.sheetRows && row > ctx.sheetRows);
-    },
-    (c) => {
-      const at = c.ref === undefined ? -1 : columnOf(c.ref);
-      col = at < 0 ? col + 1 : at;
-      const cell = makeCell(ctx, { t: c.t, s: Number(c.s ?? 0), v: c.v, formula: c.formula, inline: '' });
-      if (cell) (data[row - 1] ??= [])[col] = cell;
-    },
+    (r) => cells.row(r),
+    (c) => cells.cell(c.ref, makeCell(ctx, { t: c.t, s: Number(c.s ?? 0), v: c.v, formula: c.formula, inline: '' })),
   );
-  return scanned === null ? null : { data, lastRow: declaredLastRow(xml) };
+  return scanned === null ? null : { data: cells.data, lastRow: declaredLastRow(xml) };
 }
