@@ -99,7 +99,7 @@ async function dateStyles(xml: string | undefined): Promise<boolean[]> {
 }
 
 /** XML bytes as text: the common all-ASCII sheet part decoded as Latin-1, which is the same text and quicker. */
-const xmlText = (data: Buffer): string => (isAscii(data) ? data.toString('latin1') : data.toString('utf8'));
+const partText = (data: Buffer): string => (isAscii(data) ? data.toString('latin1') : data.toString('utf8'));
 
 interface PartReader {
   (path: string): string | undefined;
@@ -118,13 +118,13 @@ function partReader(buffer: Buffer): PartReader | null {
     if (!e) return undefined;
     const data = zipReadEntry(buffer, e.name, MAX_PART_BYTES, entries);
     if (!data) throw new Error(`unreadable part ${e.name}`);
-    return xmlText(data);
+    return partText(data);
   };
   read.later = async (path: string) => {
     const e = entry(path);
     const data = e && e.method === 8 && e.size <= MAX_PART_BYTES ? zipEntryData(buffer, e) : null;
     if (!e || !data) return read(path);
-    return xmlText(await inflateRawLater(data, { maxOutputLength: MAX_PART_BYTES }));
+    return partText(await inflateRawLater(data, { maxOutputLength: MAX_PART_BYTES }));
   };
   return read;
 }
