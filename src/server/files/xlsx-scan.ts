@@ -69,12 +69,25 @@ function tagAt(xml: string, at: number): { name: string; attrs: string; closing:
   return { name: m[1], attrs: inner.slice(m[1].length), closing, empty, end: end + 1 };
 }
 
+/** Where the next tag starts from `at`, with only whitespace before it; -1 when there is text or no tag. */
+function nextTag(xml: string, at: number): number {
+  const lt = xml.indexOf('<', at);
+  return lt < 0 || (lt !== at && xml.slice(at, lt).trim()) ? -1 : lt;
+}
+
 /** Text up to the next '<' from `at`, decoded; null when it cannot be. */
 function textUntilTag(xml: string, at: number): { text: string; end: number } | null {
   const end = xml.indexOf('<', at);
   if (end < 0) return null;
   const text = xmlText(xml.slice(at, end));
   return text === null ? null : { text, end };
+}
+
+/** An element's text from `at` (after its start tag) and where its closing `</name>` ends; null for any other content. */
+function textThenClose(xml: string, at: number, name: string): { text: string; end: number } | null {
+  const body = textUntilTag(xml, at);
+  const close = body && tagAt(xml, body.end);
+  return body && close && close.closing && close.name === name ? { text: body.text, end: close.end } : null;
 }
 
 const PLAIN_CELL = /<c r="([A-Z]{1,3}\d+)"(?: s="(\d+)")?(?: t="([a-z]+)")?><v>([^<&\r]*)<\/v><\/c>/y;
@@ -93,8 +106,8 @@ export function scanSheetData(xml: string, onRow: (r: string | undefined) => boo
   let cell: ScannedCell | null = null;
   let inRow = false;
   for (;;) {
-    const lt = xml.indexOf('<', at);
-    if (lt < 0 || (lt !== at && xml.slice(at, lt).trim())) return null; // no text between rows and cells
+    const lt = nextTag(xml, at); // no text between rows and cells
+    if (lt < 0) return null;
     if (inRow && !cell) {
       // The common cell, <c r="B2" s="1" t="s"><v>7</v></c> (s and t optional), in one match.
       PLAIN_CELL.lastIndex = lt;
@@ -134,12 +147,10 @@ export function scanSheetData(xml: string, onRow: (r: string | undefined) => boo
         if (tag.name === 'v') cell.v ??= '';
         continue;
       }
-      const body = textUntilTag(xml, at);
+      const body = textThenClose(xml, at, tag.name);
       if (!body) return null;
-      const close = tagAt(xml, body.end);
-      if (!close || !close.closing || close.name !== tag.name) return null;
       if (tag.name === 'v') cell.v = (cell.v ?? '') + body.text;
-      at = close.end;
+      at = body.end;
     } else return null;
   }
 }
@@ -156,34 +167,29 @@ export function scanSharedStrings(xml: string): string[] | null {
   if (root.empty) return out;
   let at = root.end;
   for (;;) {
-    const lt = xml.indexOf('<', at);
-    if (lt < 0 || (lt !== at && xml.slice(at, lt).trim())) return null;
+    const lt = nextTag(xml, at);
+    if (lt < 0) return null;
+    // The common item, <si><t>text</t></si>, without looking at its tags one by one.
+    const plain = xml.startsWith('<si><t>', lt) ? lt + 7 : xml.startsWith(PRESERVED, lt) ? lt + PRESERVED.length : -1;
+    const body = plain < 0 ? null : textUntilTag(xml, plain);
+    if (body && xml.startsWith('</t></si>', body.end)) {
+      out.push(body.text);
+      at = body.end + 9;
+      continue;
+    }
     const si = tagAt(xml, lt);
     if (!si) return null;
     if (si.closing) return si.name === 'sst' ? out : null;
-    // The common item, <si><t>text</t></si>, without looking at its tags one by one.
-    const plain = xml.startsWith('<si><t>', lt) ? lt + 7 : xml.startsWith(PRESERVED, lt) ? lt + PRESERVED.length : -1;
-    if (plain >= 0) {
-      const end = xml.indexOf('<', plain);
-      const text = end < 0 ? null : xmlText(xml.slice(plain, end));
-      if (text !== null && xml.startsWith('</t></si>', end)) {
-        out.push(text);
-        at = end + 9;
-        continue;
-      }
-    }
     if (si.name !== 'si' || si.empty || si.attrs.trim()) return null;
     const t = tagAt(xml, si.end);
     if (!t || t.name !== 't' || t.closing || !attributes(t.attrs)) return null;
     let text = '';
     at = t.end;
     if (!t.empty) {
-      const body = textUntilTag(xml, at);
-      if (!body) return null;
-      const close = tagAt(xml, body.end);
-      if (!close || !close.closing || close.name !== 't') return null;
-      text = body.text;
-      at = close.end;
+      const content = textThenClose(xml, at, 't');
+      if (!content) return null;
+      text = content.text;
+      at = content.end;
     }
     const end = tagAt(xml, at);
     if (!end || !end.closing || end.name !== 'si') return null;
