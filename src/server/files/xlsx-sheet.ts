@@ -14,7 +14,7 @@ import { isAscii } from 'node:buffer';
 import { posix } from 'node:path';
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
-import { zipEntries, zipEntryData, zipReadEntry, type ZipEntry } from './zip-peek.ts';
+import { wholeChunk, zipEntries, zipEntryData, zipReadEntry, type ZipEntry } from './zip-peek.ts';
 import { readCells, type XlsxSheet } from './xlsx-cells.ts';
 import { scanSharedStrings } from './xlsx-scan.ts';
 import { attr, parseXml, unescapeOoxml } from './xlsx-xml.ts';
@@ -124,7 +124,7 @@ function partReader(buffer: Buffer): PartReader | null {
     const e = entry(path);
     const data = e && e.method === 8 && e.size <= MAX_PART_BYTES ? zipEntryData(buffer, e) : null;
     if (!e || !data) return read(path);
-    return partText(await inflateRawLater(data, { maxOutputLength: MAX_PART_BYTES }));
+    return partText(await inflateRawLater(data, { maxOutputLength: MAX_PART_BYTES, chunkSize: wholeChunk(e, MAX_PART_BYTES) }));
   };
   return read;
 }
