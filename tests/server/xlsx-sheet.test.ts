@@ -186,6 +186,17 @@ describe('the scan of the plain shapes (xlsx-scan.ts), with saxes for the rest',
     expect(scanSharedStrings('<sst count="3"><si><t>张三</t></si><si><t xml:space="preserve"> a&lt;b </t></si><si><t/></si></sst>')).toEqual(['张三', ' a<b ', '']);
   });
 
+  it('reads rows with r first in one match and any other row tag as before', () => {
+    const rows = (sheetData: string) => cells(sheetData)?.map(([r, c]) => [r, c.v]);
+    expect(rows('<row r="2" spans="1:4" x14ac:dyDescent="0.25"><c r="A2"><v>1</v></c></row><row spans="1:1" r="3"><c r="A3"><v>2</v></c></row><row r="4"/><row r="5" ht="a&amp;b"><c r="A5"><v>3</v></c></row>')).toEqual([
+      ['2', '1'],
+      ['3', '2'],
+      ['5', '3'],
+    ]);
+    expect(cells('<row r="1" spans="1:1">x<c r="A1"><v>1</v></c></row>')).toBeNull();
+    expect(cells('<row r="1"><c r="A1"><v>1</v></c><row r="2"></row></row>')).toBeNull();
+  });
+
   it.each([
     ['an inline string', '<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>'],
     ['a namespace prefix', '<x:row r="1"><x:c r="A1"><x:v>1</x:v></x:c></x:row>'],

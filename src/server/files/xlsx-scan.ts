@@ -91,6 +91,8 @@ function textThenClose(xml: string, at: number, name: string): { text: string; e
 }
 
 const PLAIN_CELL = /<c r="([A-Z]{1,3}\d+)"(?: s="(\d+)")?(?: t="([a-z]+)")?><v>([^<&\r]*)<\/v><\/c>/y;
+/** A row's start tag with r first and other attributes (any prefix) whose values need no decoding. */
+const PLAIN_ROW = /<row r="(\d+)"(?: [A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?="[^"<&\r]*")*>/y;
 
 /**
  * The rows and cells of a worksheet part, calling onRow for each row (its r attribute, if any) and
@@ -115,6 +117,21 @@ export function scanSheetData(xml: string, onRow: (r: string | undefined) => boo
       if (m) {
         onCell({ ref: m[1], s: m[2], t: m[3], v: m[4], formula: false });
         at = PLAIN_CELL.lastIndex;
+        continue;
+      }
+      if (xml.startsWith('</row>', lt)) {
+        inRow = false;
+        at = lt + 6;
+        continue;
+      }
+    } else if (!inRow) {
+      // The common row, <row r="2" spans="1:4" x14ac:dyDescent="0.25">, in one match.
+      PLAIN_ROW.lastIndex = lt;
+      const m = PLAIN_ROW.exec(xml);
+      if (m) {
+        if (!onRow(m[1])) return true;
+        inRow = true;
+        at = PLAIN_ROW.lastIndex;
         continue;
       }
     }
