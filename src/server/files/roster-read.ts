@@ -40,35 +40,61 @@ function numberText(n: number): { text: string; lost: boolean } {
 
 type RawRow = { row: number; cells: string[] };
 
+/** A row's cells trimmed (non-breaking spaces as spaces), without its trailing empty ones; in place. */
 function cleanRow(cells: string[]): string[] {
-  const out = cells.map((c) => (c == null ? '' : c.includes('\u00a0') ? c.replace(/\u00a0/g, ' ').trim() : c.trim()));
-  while (out.length && out[out.length - 1] === '') out.pop();
-  return out;
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i];
+    cells[i] = c == null ? '' : c.includes('\u00a0') ? c.replace(/\u00a0/g, ' ').trim() : c.trim();
+  }
+  while (cells.length && cells[cells.length - 1] === '') cells.pop();
+  return cells;
 }
 
 const MAGIC = { xlsx: Buffer.from('504b0304', 'hex'), xls: Buffer.from('d0cf11e0', 'hex') };
 const UNREADABLE = '文件无法读取，请确认文件未损坏且为 Excel 或 CSV 格式';
 
+type SheetCell = Pick<XLSXTypes.CellObject, 't' | 'v'>;
+type TextRows = Array<string[] | undefined>;
+
+/** A cell's value as the user sees it (row 1-based, col 0-based); a number Excel cut to 15 digits is an issue of its cell. */
+function cellText(c: SheetCell, row: number, col: number, issues: CellIssue[]): string {
+  if (c.v == null || c.t === 'e' || c.t === 'z') return '';
+  if (c.t === 'n' && typeof c.v === 'number') {
+    const t = numberText(c.v);
+    if (t.lost) issues.push({ row, col, message: PRECISION_LOST });
+    return t.text;
+  }
+  if (c.v instanceof Date) return dateText(c.v);
+  if (c.t === 'b') return c.v ? 'TRUE' : 'FALSE';
+  return String(c.v);
+}
+
 /**
- * The first visible sheet's cells: an .xlsx through the streaming reader (xlsx-sheet.ts), which gives
- * SheetJS's cells at a third of its CPU; SheetJS (read only: it never writes here) for .xls and for any
- * .xlsx that reader declines or cannot read. At most `sheetRows` rows are read.
+ * The first visible sheet's cells as text (holes where it has none): an .xlsx through the streaming reader
+ * (xlsx-sheet.ts), which gives SheetJS's cells at a third of its CPU, each turned into text as it is read;
+ * SheetJS (read only: it never writes here) for .xls and for any .xlsx that reader declines or cannot read.
+ * At most `sheetRows` rows are read.
  */
-async function workbookCells(buffer: Buffer, ext: 'xlsx' | 'xls', sheetRows: number): Promise<{ data: SheetCells; lastRow: number }> {
+async function workbookText(buffer: Buffer, ext: 'xlsx' | 'xls', sheetRows: number, issues: CellIssue[]): Promise<{ data: TextRows; lastRow: number }> {
+  const text = (c: SheetCell, row: number, col: number) => cellText(c, row, col, issues);
   if (ext === 'xlsx') {
     const { readXlsxSheet } = await import('./xlsx-sheet.ts');
-    const sheet = await readXlsxSheet(buffer, { sheetRows }).catch(() => null);
-    if (sheet) return { data: sheet.data, lastRow: sheet.lastRow ?? 0 };
+    const found = issues.length;
+    const sheet = await readXlsxSheet(buffer, { sheetRows, value: text }).catch(() => null);
+    if (sheet) return { data: sheet.data as TextRows, lastRow: sheet.lastRow ?? 0 };
+    issues.length = found; // read again below
   }
   const XLSX: typeof XLSXTypes = await import('@e965/xlsx');
   const wb = XLSX.read(buffer, { type: 'buffer', dense: true, cellDates: true, cellText: false, cellHTML: false, cellNF: false, cellStyles: false, sheetRows });
   const name = wb.SheetNames.find((n) => !wb.Workbook?.Sheets?.find((s) => s.name === n)?.Hidden) ?? wb.SheetNames[0];
   const ws = name ? wb.Sheets[name] : undefined;
   if (!ws) return { data: [], lastRow: 0 };
-  return { data: (ws['!data'] ?? []) as SheetCells, lastRow: ws['!fullref'] ? XLSX.utils.decode_range(ws['!fullref']).e.r + 1 : 0 };
+  const data = (ws['!data'] ?? []) as Array<Array<SheetCell | undefined> | undefined>;
+  return {
+    data: data.map((r, i) => r && Array.from(r, (c, j) => (c ? cellText(c, i + 1, j, issues) : ''))),
+    lastRow: ws['!fullref'] ? XLSX.utils.decode_range(ws['!fullref']).e.r + 1 : 0,
+  };
 }
-
-type SheetCells = Array<Array<Pick<XLSXTypes.CellObject, 't' | 'v'> | undefined> | undefined>;
 
 /**
  * .xlsx and legacy .xls: cell values as the user sees them (rich text as plain text, formulas as their
@@ -78,26 +104,16 @@ async function readWorkbookRows(buffer: Buffer, ext: 'xlsx' | 'xls', issues: Cel
   // SheetJS reads anything (text as a sheet too): only the container the extension promises.
   if (!buffer.subarray(0, 4).equals(MAGIC[ext])) throw new SheetError('UNREADABLE', UNREADABLE);
   const limit = maxRows + SLACK_ROWS;
-  const { data, lastRow } = await workbookCells(buffer, ext, limit + 1);
+  const { data, lastRow } = await workbookText(buffer, ext, limit + 1, issues);
   if (data.length > limit) {
     // The rows below a header in the first row, as the sheet declares them.
     const full = lastRow - 1;
     throw new SheetError('TOO_MANY_ROWS', full > limit ? tooManyRowsMessage(full, maxRows) : tooManyRowsMessage(`超过 ${maxRows}`, maxRows));
   }
   const rows: RawRow[] = [];
-  data.forEach((r, i) => {
-    if (!r) return;
-    const cells = Array.from(r, (c, j) => {
-      if (!c || c.v == null || c.t === 'e' || c.t === 'z') return '';
-      if (c.t === 'n' && typeof c.v === 'number') {
-        const t = numberText(c.v);
-        if (t.lost) issues.push({ row: i + 1, col: j, message: PRECISION_LOST });
-        return t.text;
-      }
-      if (c.v instanceof Date) return dateText(c.v);
-      if (c.t === 'b') return c.v ? 'TRUE' : 'FALSE';
-      return String(c.v);
-    });
+  data.forEach((cells, i) => {
+    if (!cells) return;
+    for (let j = 0; j < cells.length; j++) cells[j] ??= ''; // the holes of cells the sheet has not
     rows.push({ row: i + 1, cells });
   });
   return rows;
@@ -137,7 +153,7 @@ export async function readSheet(buffer: Buffer, ext: string, opts: ReadOptions =
     throw new SheetError('UNREADABLE', UNREADABLE);
   }
 
-  const rows = raw.map((r) => ({ row: r.row, cells: cleanRow(r.cells) })).filter((r) => r.cells.some((c) => c !== ''));
+  const rows = raw.filter((r) => cleanRow(r.cells).some((c) => c !== ''));
   if (rows.length === 0) throw new SheetError('EMPTY', '文件中没有数据');
   let h = 0;
   const cols = opts.columns;

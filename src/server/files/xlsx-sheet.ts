@@ -15,11 +15,11 @@ import { posix } from 'node:path';
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
 import { wholeChunk, zipEntries, zipEntryData, zipReadEntry, type ZipEntry } from './zip-peek.ts';
-import { readCells, type XlsxSheet } from './xlsx-cells.ts';
+import { readCells, type CellValue, type SheetCell, type XlsxSheet } from './xlsx-cells.ts';
 import { scanSharedStrings } from './xlsx-scan.ts';
 import { attr, parseXml, unescapeOoxml } from './xlsx-xml.ts';
 
-export type { SheetCell, XlsxSheet } from './xlsx-cells.ts';
+export type { CellValue, SheetCell, XlsxSheet } from './xlsx-cells.ts';
 
 const inflateRawLater = promisify(inflateRaw);
 
@@ -131,9 +131,10 @@ function partReader(buffer: Buffer): PartReader | null {
 
 /**
  * The first visible worksheet's cells, at most `sheetRows` rows (0 = all); null when this package is
- * not one this reader handles (read it with SheetJS then). Throws on malformed XML.
+ * not one this reader handles (read it with SheetJS then). Throws on malformed XML. With `value`, what it
+ * makes of each cell is kept instead of the cell.
  */
-export async function readXlsxSheet(buffer: Buffer, opts: { sheetRows?: number } = {}): Promise<XlsxSheet | null> {
+export async function readXlsxSheet<T = SheetCell>(buffer: Buffer, opts: { sheetRows?: number; value?: CellValue<T> } = {}): Promise<XlsxSheet<T> | null> {
   const read = partReader(buffer);
   if (!read) return null;
   const workbookPart = [...relationships(read, '').values()].find(([kind]) => kind === 'officeDocument')?.[1];
@@ -162,6 +163,6 @@ export async function readXlsxSheet(buffer: Buffer, opts: { sheetRows?: number }
   const dates = await dateStyles(stylesPart && read(stylesPart));
   const sheetXml = await sheet;
   if (sheetXml === undefined) return null;
-  return readCells(sheetXml, { strings, dates, date1904, sheetRows: opts.sheetRows ?? 0 });
+  return readCells(sheetXml, { strings, dates, date1904, sheetRows: opts.sheetRows ?? 0, value: opts.value });
 }
 
