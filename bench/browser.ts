@@ -122,14 +122,14 @@ export async function runBrowser(report: Report, o: { repoRoot: string }): Promi
     const totalMs = performance.now() - t0;
     const summary = ((await page.getByTestId('upload-summary').textContent().catch(() => '')) ?? '').trim();
     const previewEnd = await page.evaluate(() => {
-      const e = performance.getEntriesByType('resource').filter((r) => /\/rows\?page=0$/.test(r.name)).pop() as PerformanceResourceTiming | undefined;
+      const e = performance.getEntriesByType('resource').filter((r) => /\/preview$/.test(r.name)).pop() as PerformanceResourceTiming | undefined;
       return e ? e.responseEnd : null;
     });
     const imported = renderedAt !== null && previewEnd !== null;
     const loadMs = imported ? renderedAt! - previewEnd! : NaN;
     report.add({
       section: 'browser',
-      figure: `import ${ROWS.toLocaleString('en')} rows into the roster editor (rows page received → rows rendered, ${path})`,
+      figure: `import ${ROWS.toLocaleString('en')} rows into the roster editor (preview with its rows received → rows rendered, ${path})`,
       value: imported ? loadMs : 'timeout after 120 s',
       unit: 'ms',
       target: `≤ ${TARGETS.importMs} ms`,

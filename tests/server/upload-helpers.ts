@@ -58,19 +58,25 @@ export async function waitConfirmed(c: Client, id: number, seen: any[] = [], biz
   throw new Error('confirmation did not finish');
 }
 
-/** The parsed rows of an upload as the browser reads them: the preview's head, then every page of /rows. */
+/**
+ * The parsed rows of an upload as the browser reads them: the preview (its head and first page of rows),
+ * then every further page of /rows. The preview's first page is checked to be /rows?page=0.
+ */
 export async function previewRows(c: Client, id: number): Promise<{ head: any; rowNumbers: number[]; rows: string[][]; errors: any[]; duplicates: any[] }> {
   const p = await c.call('GET', `/api/insure-uploads/${id}/preview`);
   if (p.status !== 200) throw new Error(JSON.stringify(p.body));
-  const out = { head: p.body.data, rowNumbers: [] as number[], rows: [] as string[][], errors: [] as any[], duplicates: [] as any[] };
-  for (let page = 0; page < p.body.data.result.pages; page++) {
+  const { firstPage, ...head } = p.body.data;
+  const out = { head, rowNumbers: [] as number[], rows: [] as string[][], errors: [] as any[], duplicates: [] as any[] };
+  for (let page = 0; page < head.result.pages; page++) {
     const r = await c.call('GET', `/api/insure-uploads/${id}/rows?page=${page}`);
     if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    if (page === 0 && JSON.stringify(firstPage) !== JSON.stringify(r.body.data)) throw new Error(`the preview's first page differs from /rows?page=0: ${JSON.stringify(firstPage)?.slice(0, 200)}`);
     out.rowNumbers.push(...r.body.data.rowNumbers);
     out.rows.push(...r.body.data.rows);
     out.errors.push(...r.body.data.errors);
     out.duplicates.push(...r.body.data.duplicates);
   }
+  if (!head.result.pages && firstPage !== undefined) throw new Error('a preview without pages has a first page');
   return out;
 }
 

@@ -221,11 +221,14 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { id: string } }>(
     '/api/insure-uploads/:id/preview',
-    { config: { auth: 'business' }, schema: { tags: TAGS, summary: '解析结果概览：列、行数、分页与费用（行在 /rows 分页读取）' } },
-    async (req) => {
+    { config: { auth: 'business' }, schema: { tags: TAGS, summary: '解析结果概览：列、行数、分页与费用，及第 1 页的行（其余页在 /rows 分页读取）' } },
+    async (req, reply: FastifyReply) => {
       const u = await parsedUpload(req.business.businessId, req.params.id);
-      const q = await quoteFor(db, req.business, u.plan_name, u.start_date, u.valid_count);
-      return ok({ upload: { ...uploadView(u), uploader: maskPhone(u.uploader) }, ...q, result: await loadHead(db, u.id) });
+      const [q, head, first] = await Promise.all([quoteFor(db, req.business, u.plan_name, u.start_date, u.valid_count), loadHead(db, u.id), loadPageText(db, u.id, 0)]);
+      const data = JSON.stringify({ upload: { ...uploadView(u), uploader: maskPhone(u.uploader) }, ...q, result: head });
+      // The first page of rows comes with it (the editor shows it at once, one request less), passed through as /rows does.
+      reply.type('application/json; charset=utf-8');
+      return reply.send(`{"code":0,"message":"ok","data":${first === null ? data : `${data.slice(0, -1)},"firstPage":${first}}`}}`);
     },
   );
 

@@ -59,6 +59,8 @@ export interface UploadPreview {
   quote: QuoteView | null;
   quoteError: string | null;
   result: ResultHead;
+  /** The first page of rows (absent when the file has none). */
+  firstPage?: RowsPage;
 }
 
 /** One page of rows (values in the order of the head's columns) with their errors and duplicates. */

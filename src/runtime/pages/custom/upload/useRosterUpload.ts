@@ -72,7 +72,7 @@ export function useRosterUpload(store: RosterStore, limits: { maxBytes: number }
         const preview = await getPreview(status.id);
         const keys = preview.result.columns.map((c) => c.key);
         const total = preview.result.total;
-        store.load(preview.result.pages ? pageRows(keys, await getRowsPage(status.id, 0)) : []);
+        store.load(preview.result.pages ? pageRows(keys, preview.firstPage ?? (await getRowsPage(status.id, 0))) : []);
         set({ phase: 'ready', upload: preview.upload, unknownHeaders: preview.result.unknownHeaders, rowsLoaded: { done: store.size, total } });
         for (let page = 1; page < preview.result.pages && live.current; page++) {
           store.append(pageRows(keys, await getRowsPage(status.id, page)));
