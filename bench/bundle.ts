@@ -14,6 +14,7 @@ import { startGateway } from './lib/gateway.ts';
 import { launchChromium, openSignIn, submitSignIn } from './lib/chromium.ts';
 import { Report } from './lib/report.ts';
 import { fmtBytes } from './lib/stats.ts';
+import { PREFETCH_MARK } from '../src/runtime/pages/prefetch.ts';
 
 export const KB = 1000;
 export const TARGETS = { signIn: 250 * KB, shell: 450 * KB, route: 150 * KB };
@@ -44,15 +45,23 @@ async function signedInPageShown(page: Page): Promise<void> {
     .catch(() => undefined);
 }
 
-/** JS resources the page has loaded so far (Resource Timing; works for cached responses too). */
+/**
+ * JS resources the page has loaded so far for itself (Resource Timing; works for cached responses too):
+ * not the code of other pages it loads ahead once it is shown (those fetched after the page's
+ * 'prefetch:start' mark, src/runtime/pages/prefetch.ts).
+ */
 async function scripts(page: Page): Promise<Script[]> {
   await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined);
-  const entries = await page.evaluate(() =>
-    performance.getEntriesByType('resource').map((e) => {
-      const r = e as PerformanceResourceTiming;
-      return { url: r.name, encoded: r.encodedBodySize, decoded: r.decodedBodySize };
-    }),
-  );
+  const entries = await page.evaluate((mark) => {
+    const ahead = performance.getEntriesByName(mark, 'mark')[0]?.startTime ?? Infinity;
+    return performance
+      .getEntriesByType('resource')
+      .filter((e) => e.startTime < ahead)
+      .map((e) => {
+        const r = e as PerformanceResourceTiming;
+        return { url: r.name, encoded: r.encodedBodySize, decoded: r.decodedBodySize };
+      });
+  }, PREFETCH_MARK);
   return entries.filter((e) => /\.m?js(\?|$)/.test(e.url)).map((e) => ({ ...e, file: basename(new URL(e.url).pathname) }));
 }
 
