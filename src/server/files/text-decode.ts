@@ -1,5 +1,14 @@
-import chardet from 'chardet';
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
+import type Chardet from 'chardet';
+import type Iconv from 'iconv-lite';
+
+// Loaded when a file needs them (a BOM, or text that is not UTF-8): about 45 ms that a parse process
+// reading an .xlsx, whose code is bundled with this module (plain-js.ts), no longer spends starting.
+const load = createRequire(import.meta.url);
+let iconvModule: typeof Iconv | undefined;
+let chardetModule: typeof Chardet | undefined;
+const iconv = () => (iconvModule ??= load('iconv-lite') as typeof Iconv);
+const chardet = () => (chardetModule ??= load('chardet') as typeof Chardet);
 
 /**
  * Decode an uploaded text file (CSV). Order: BOM (UTF-8 / UTF-16LE / UTF-16BE), strict UTF-8,
@@ -21,10 +30,10 @@ export function decodeText(buf: Buffer): DecodedText {
     return { text: buf.toString('utf8', 3), encoding: 'utf-8', bom: true };
   }
   if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) {
-    return { text: iconv.decode(buf.subarray(2), 'utf-16le'), encoding: 'utf-16le', bom: true };
+    return { text: iconv().decode(buf.subarray(2), 'utf-16le'), encoding: 'utf-16le', bom: true };
   }
   if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) {
-    return { text: iconv.decode(buf.subarray(2), 'utf-16be'), encoding: 'utf-16be', bom: true };
+    return { text: iconv().decode(buf.subarray(2), 'utf-16be'), encoding: 'utf-16be', bom: true };
   }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(buf), encoding: 'utf-8', bom: false };
@@ -32,14 +41,14 @@ export function decodeText(buf: Buffer): DecodedText {
     /* not UTF-8: guess below */
   }
   const encoding = guessLegacyEncoding(buf);
-  return { text: iconv.decode(buf, encoding), encoding, bom: false };
+  return { text: iconv().decode(buf, encoding), encoding, bom: false };
 }
 
 /** The most likely non-UTF-8 encoding of buf, as an iconv-lite name. */
 export function guessLegacyEncoding(buf: Buffer): string {
   // chardet looks at at most the first 64 KB here: enough, and bounded in time.
   const sample = buf.subarray(0, 64 * 1024);
-  const matches = chardet.analyse(sample).filter((m) => iconv.encodingExists(m.name));
+  const matches = chardet().analyse(sample).filter((m) => iconv().encodingExists(m.name));
   const gb = matches.find((m) => m.name === 'GB18030')?.confidence ?? 0;
   const top = matches.find((m) => CJK.has(m.name));
   // Another CJK encoding only when chardet is clearly surer of it than of GB18030.
