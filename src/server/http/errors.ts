@@ -37,6 +37,9 @@ export function ok(data: unknown) {
   return { code: 0, data: data ?? {}, message: 'ok' };
 }
 
+/** The success envelope as JSON text around data that already is JSON text (passed through, never parsed). */
+export const okText = (dataJson: string): string => `{"code":0,"data":${dataJson},"message":"ok"}`;
+
 function envelope(err: HttpError) {
   const body: Record<string, unknown> = { code: err.code, message: err.message };
   if (err.errors) body.errors = err.errors;

@@ -13,7 +13,7 @@ import { ROSTER_VALIDATOR } from '../files/roster-schema.ts';
 import { FileNotFoundError } from '../files/storage.ts';
 import { MAX_BYTES, MAX_ROWS, tooLargeMessage } from '../files/types.ts';
 import { templateWorkbook } from '../files/workbooks.ts';
-import { badInput, HttpError, notFound, ok } from '../http/errors.ts';
+import { badInput, HttpError, notFound, ok, okText } from '../http/errors.ts';
 import type { Business } from '../http/types.ts';
 import { maskPhone } from '../util.ts';
 import { idempotencyKey } from './idempotency-key.ts';
@@ -228,7 +228,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       const data = JSON.stringify({ upload: { ...uploadView(u), uploader: maskPhone(u.uploader) }, ...q, result: head });
       // The first page of rows comes with it (the editor shows it at once, one request less), passed through as /rows does.
       reply.type('application/json; charset=utf-8');
-      return reply.send(`{"code":0,"message":"ok","data":${first === null ? data : `${data.slice(0, -1)},"firstPage":${first}}`}}`);
+      return reply.send(okText(first === null ? data : `${data.slice(0, -1)},"firstPage":${first}}`));
     },
   );
 
@@ -244,7 +244,7 @@ export default async function insureUploadRoutes(app: FastifyInstance) {
       if (data === null) throw notFound(`该文件没有第 ${page + 1} 页`);
       // The stored page (up to PAGE_SIZE rows) is passed through as JSON text, never parsed here.
       reply.type('application/json; charset=utf-8');
-      return reply.send(`{"code":0,"message":"ok","data":${data}}`);
+      return reply.send(okText(data));
     },
   );
 
