@@ -5,7 +5,7 @@
  * The demo plans are demo data (src/server/seed.ts).
  */
 import type { Queryable } from '../db.ts';
-import { selectList } from '../entity/query.ts';
+import { selectList } from '../entity/select.ts';
 import { apiSelect, columns, recordset, recordValues, storedJson, writableKeys } from '../entity/record.ts';
 import { checkField } from '../../shared/entity/rules.ts';
 import { repoEntities } from '../entity/repo.ts';

@@ -7,7 +7,7 @@
  */
 import type { Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
-import { countKeyOf, countTablesOf, type CountTable } from './counts.ts';
+import { charCountTableOf, countKeyOf, countTablesOf, type CountTable } from './counts.ts';
 import { columnOf, tableOf } from './ddl.ts';
 import { derivedCountSql } from './derived-sql.ts';
 import type { Filter } from './filters.ts';
@@ -124,10 +124,17 @@ export function countedSql(e: EntitySchema, filters: Filter[], today: () => stri
     e,
     (c) => (!sum || c.sums.some((s) => s.key === sum)) && filters.every((f) => c.keys.some((k) => k.key === f.key && f.counted?.kind === (k.day ? 'day' : 'value'))),
   );
-  if (!t) return undefined;
+  if (!t) return filters.length === 1 && !sum ? charCountedSql(e, filters[0]) : undefined;
   const conds = ['business_id = $1', ...filters.flatMap((f) => f.counted!.where(t.keys.find((k) => k.key === f.key)!.column))];
   const what = sum ? t.sums.find((s) => s.key === sum)!.column : 'n';
   return `(SELECT coalesce(sum(${what}), 0)::float8 FROM ${t.name} WHERE ${conds.join(' AND ')})`;
+}
+
+/** A list's one filter, a one-character contains-term, counted on its field's characters (counts.ts charCountTableOf). */
+function charCountedSql(e: EntitySchema, f: Filter): string | undefined {
+  const t = f.charCounted && charCountTableOf(e, f.key);
+  if (!t) return undefined;
+  return `(SELECT coalesce(sum(n), 0)::float8 FROM ${t.name} WHERE ${['business_id = $1', ...f.charCounted!(t.keys[0].column)].join(' AND ')})`;
 }
 
 export interface GroupOptions {
@@ -171,6 +178,17 @@ export async function groupCounts(db: Queryable, e: EntitySchema, businessId: st
 export interface Statement {
   sql: string;
   params: unknown[];
+}
+
+/**
+ * A statement reading only some of a plan's parameters, renumbered to those it reads ($1 $3 → $1 $2): a
+ * parameter it skips before one it reads has no type, and PostgreSQL refuses the statement (a
+ * one-character term counted on its characters reads the term, not its LIKE pattern).
+ */
+export function ownParams(sql: string, params: unknown[]): Statement {
+  const used = [...new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+  const to = new Map(used.map((n, i) => [n, i + 1]));
+  return { sql: sql.replace(/\$(\d+)/g, (_, n: string) => `$${to.get(Number(n))}`), params: used.map((n) => params[n - 1]) };
 }
 
 /**

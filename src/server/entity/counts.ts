@@ -17,7 +17,7 @@
  */
 import { hasColumn, type EntitySchema, type FieldSchema } from '../../shared/entity/types.ts';
 import { commentedTables } from './day-counts.ts';
-import { columnOf, isNullable, tableOf } from './ddl.ts';
+import { charsOf, columnOf, isNullable, tableOf } from './ddl.ts';
 
 export interface CountKey {
   /** entity field key */
@@ -28,6 +28,11 @@ export interface CountKey {
   expr: (r: string) => string;
   /** date and datetime fields are counted per day */
   day: boolean;
+  /**
+   * A FROM item joined to each counted row (alias r) that `expr` reads: a row is counted once per
+   * value it yields (charCountTableOf: once per distinct character of a text).
+   */
+  join?: (r: string) => string;
 }
 
 export interface CountTable {
@@ -89,12 +94,30 @@ export function countTablesOf(e: EntitySchema): CountTable[] {
 }
 
 /**
+ * The counter table of a contains-search field's characters: per business and lower-cased character, how
+ * many rows hold it (a row once, however often its text repeats the character). A term of one character
+ * is then counted exactly in one counter row (count.ts countedSql), where counting its rows read one heap
+ * row per match: 「郑」 among 100,000 persons, 2,705 matches, capped at 1,001 and then estimated. Kept for a
+ * contains field of a stored text unless a counter table by the field's value answers its terms already
+ * (order.productName: any term is counted over its few values).
+ */
+export function charCountTableOf(e: EntitySchema, key: string): CountTable | undefined {
+  const f = e.fields[key];
+  if (e.storage === false || !f || f.search !== 'contains' || f.mask || !hasColumn(f)) return undefined;
+  if (countTablesOf(e).some((t) => t.keys.some((k) => k.key === key))) return undefined;
+  const table = tableOf(e);
+  const c = columnOf(key, f);
+  const keys: CountKey[] = [{ key, column: `${c}_char`, expr: () => `${c}_chars.ch`, day: false, join: (r) => ` CROSS JOIN LATERAL (SELECT DISTINCT unnest(${charsOf(`${r}.${c}`)}) AS ch) ${c}_chars` }];
+  return { name: nameOf(table, keys), table, keys, sums: [], definition: `${COMMENT_PREFIX}${table} by the characters of ${c}` };
+}
+
+/**
  * SQL of the net change each group gets from a statement's rows: +1 per row of `added`, -1 per row
  * of `removed` (transition tables), groups whose change is nil left out, in key order.
  */
 function deltasSql(t: CountTable, added: string | null, removed: string | null): string {
   const part = (rel: string, sign: string) =>
-    `SELECT r.business_id, ${t.keys.map((k) => `${k.expr('r')} AS ${k.column}`).join(', ')}, ${sign}1 AS d${t.sums.map((s) => `, ${sign}coalesce(r.${s.source}, 0) AS ${s.column}`).join('')} FROM ${rel} r`;
+    `SELECT r.business_id, ${t.keys.map((k) => `${k.expr('r')} AS ${k.column}`).join(', ')}, ${sign}1 AS d${t.sums.map((s) => `, ${sign}coalesce(r.${s.source}, 0) AS ${s.column}`).join('')} FROM ${rel} r${t.keys.map((k) => k.join?.('r') ?? '').join('')}`;
   const rows = [added && part(added, ''), removed && part(removed, '-')].filter(Boolean).join(' UNION ALL ');
   const groups = ['business_id', ...t.keys.map((k) => k.column)];
   const sumsNonZero = t.sums.map((s) => ` OR sum(${s.column}) <> 0`).join('');
@@ -177,7 +200,7 @@ export async function liveCounts(q: { query<T>(sql: string): Promise<T[]> }): Pr
 /** The statements that bring an entity's counter tables to what it asks for. */
 export function planCounts(e: EntitySchema, live: LiveCounts[]): string[] {
   const table = tableOf(e);
-  const wanted = countTablesOf(e);
+  const wanted = [...countTablesOf(e), ...Object.keys(e.fields).flatMap((k) => charCountTableOf(e, k) ?? [])];
   const out: string[] = [];
   for (const t of wanted) {
     const have = live.find((l) => l.name === t.name);

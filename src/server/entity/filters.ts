@@ -34,6 +34,8 @@ export interface Filter {
    * of days.
    */
   counted?: { kind: 'value' | 'day'; where: (column: string) => string[] };
+  /** A one-character contains-term on the counter table of the field's characters (counts.ts charCountTableOf). */
+  charCounted?: (column: string) => string[];
   /** the statuses asked of a derived field */
   derived?: string[];
   /** a contains-term of one or two characters read through the characters index (see containsFilter) */
@@ -155,12 +157,17 @@ function containsFilter(key: string, column: string, raw: string, p: Param, freq
   // counter is the field's text, '' for none, which no term matches, as no term matches a NULL): a
   // frequent term's or a long term's total is then exact, where it was the planner's estimate.
   const counted = { kind: 'value' as const, where: (col: string) => [match(col)] };
-  if (Array.from(raw).length >= 3) return { key, where: [like], counted };
+  const length = Array.from(raw).length;
+  if (length >= 3) return { key, where: [like], counted };
   // The LIKE alone, which no index claims: what a walk of the rows tests.
   const walk = [`(${like}) IS TRUE`];
   if (frequent) return { key, where: walk, estimate: [like], counted };
-  // A rare term reads its few matches through the characters index, its total the capped count of them.
-  return { key, where: [`${charsOf(column)} @> ${charsOf(`${p(raw)}::text`)}`, ...walk], estimate: [like], walk, shortTerm: true };
+  // A rare term reads its few matches through the characters index, its total the capped count of them;
+  // a term of one character is counted exactly where the field's characters are (counts.ts charCountTableOf):
+  // the rows whose lower-cased text holds it, as its LIKE (a caseless term) or ILIKE finds them.
+  const term = p(raw);
+  const charCounted = length === 1 && Array.from(raw.toLowerCase()).length === 1 ? (col: string) => [`${col} = lower(${term}::text)`] : undefined;
+  return { key, where: [`${charsOf(column)} @> ${charsOf(`${term}::text`)}`, ...walk], estimate: [like], walk, shortTerm: true, ...(charCounted ? { charCounted } : {}) };
 }
 
 /**

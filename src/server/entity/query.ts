@@ -6,52 +6,15 @@
 import type { Queryable } from '../db.ts';
 import { localParts } from '../domain/util.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
-import { maskAccountNo, maskIdCard, maskPhone } from '../util.ts';
-import { shortTermRead } from './short-terms.ts';
+import { shortTermRead, walkPaysSql } from './short-terms.ts';
 import { cappedCountSql, countedSql, estimateSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
 import { columnOf, seekAfter, sortKey, tableOf, type SeekKey } from './ddl.ts';
-import { derivedSelect, hasDerived } from './derived-sql.ts';
+import { hasDerived } from './derived-sql.ts';
+import { applyMasks, selectList } from './select.ts';
 import { parseFilters, QueryError, type Param } from './filters.ts';
 
 export { QueryError } from './filters.ts';
-
-const MASKS = { idCard: maskIdCard, phone: maskPhone, bankAccount: maskAccountNo } as const;
-
-/** A stored field's value in API form (money in yuan, dates and times as text). */
-export function selectExpr(key: string, f: FieldSchema): string {
-  const c = columnOf(key, f);
-  switch (f.type) {
-    case 'money':
-      return `(${c}::float8 / 100)`;
-    case 'date':
-      return `to_char(${c}, 'YYYY-MM-DD')`;
-    case 'datetime':
-      return `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
-    default:
-      return c;
-  }
-}
-
-/**
- * SELECT list exposing every field under its schema key; a derived field is computed on `today` (SQL
- * text of the business's today, a parameter of the statement).
- */
-export function selectList(e: EntitySchema, today?: string): string {
-  const expr = (k: string, f: FieldSchema) => {
-    if (!f.derived) return selectExpr(k, f);
-    if (!today) throw new Error(`selectList: ${e.name}.${k} is derived and needs today`);
-    return derivedSelect(e, k, today);
-  };
-  return ['id AS "id"', ...Object.entries(e.fields).map(([k, f]) => `${expr(k, f)} AS "${k}"`)].join(', ');
-}
-
-export function applyMasks(e: EntitySchema, row: Record<string, unknown>): Record<string, unknown> {
-  for (const [k, f] of Object.entries(e.fields)) {
-    if (f.mask && typeof row[k] === 'string') row[k] = MASKS[f.mask](row[k] as string);
-  }
-  return row;
-}
 
 /**
  * A paging value: absent → the default; a whole number from 1 → at most max (a larger page size is
@@ -161,6 +124,12 @@ export interface Plan {
   shortWhere: string;
   /** `where` without the characters index's clauses: a page read by walking the sort order. */
   walkWhere: string;
+  /**
+   * `where` with the business test in IS TRUE, which no index claims: every match of a short term is read
+   * through the characters index alone, also by a prepared statement's generic plan (countedList), which
+   * took the business's index as well and read every row of the business into a bitmap.
+   */
+  matchWhere: string;
   /** Such a term matches enough rows that, once its count passes the cap, the page walks (short-terms.ts). */
   walkPage?: boolean;
 }
@@ -191,6 +160,7 @@ export function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: Pa
     table: tableOf(e),
     where: and([...filtered.flatMap((f) => f.where), ...seek]),
     walkWhere: and([...filtered.flatMap((f) => f.walk ?? f.where), ...seek]),
+    matchWhere: ['(business_id = $1) IS TRUE', ...filtered.flatMap((f) => f.where), ...seek].join(' AND '),
     estimateWhere: and(filtered.flatMap((f) => f.estimate ?? f.where)),
     today,
     sort,
@@ -303,10 +273,13 @@ export async function pageRows(
  * the end would count twice.
  */
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
+  // Counts that answer the total exactly also decide how a short term's page is read (countedList):
+  // the planner is not asked how frequent the term is.
+  const first = plan(e, businessId, q, opts);
+  if (first.counts) return countedList(db, e, first, `(SELECT coalesce(sum(n), 0)::bigint FROM ${first.counts.counts} WHERE business_id = $1)`);
+  const exact = first.counted();
+  if (exact) return countedList(db, e, first, exact);
   const pl = await decidedPlan(db, e, businessId, q, opts);
-  if (pl.counts) return countedList(db, e, pl, `(SELECT coalesce(sum(n), 0)::bigint FROM ${pl.counts.counts} WHERE business_id = $1)`);
-  const exact = pl.counted();
-  if (exact) return countedList(db, e, pl, exact);
   const deep = pl.offset >= EXACT_COUNT_LIMIT;
   const ids = pageIdsSql(pl, 1);
   const counted = cappedCountSql(pl.table, pl.where);
@@ -316,7 +289,7 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
     walkIds
       ? `WITH total AS MATERIALIZED (${counted})
-     SELECT ${totals}, ${rowsByTotal(e, pl, `total.count > ${EXACT_COUNT_LIMIT}`, walkIds, ids)} AS rows FROM total`
+     SELECT ${totals}, ${rowsByTotal(e, pl, [[`total.count > ${EXACT_COUNT_LIMIT}`, walkIds], [`total.count <= ${EXACT_COUNT_LIMIT}`, ids]])} AS rows FROM total`
       : `WITH page AS (${pageJsonSql(e, pl, ids)}),
      total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
      SELECT ${totals}, page.rows FROM total, page`,
@@ -351,39 +324,50 @@ function honestTotal(total: number, estimated: boolean, pl: Plan, rows: number, 
  * (never reached: this runs only for at most EXACT_COUNT_LIMIT matches) keeps the planner from walking
  * the sort order into the filter, and keeps the statement's estimated cost low: costed as a read of
  * every row, this branch that does not run pushed the unfiltered list's statement over PostgreSQL's JIT
- * threshold, and page 1000 spent 34 ms compiling (64 ms instead of 2 ms).
+ * threshold, and page 1000 spent 34 ms compiling (64 ms instead of 2 ms). `all`: every match of a short
+ * term whose count says walking costs more, read through its characters index (Plan.matchWhere; OFFSET 0
+ * keeps the sort out of the read).
  */
-function fewIdsSql(pl: Plan): string {
-  return `SELECT id FROM (SELECT * FROM ${pl.table} WHERE ${pl.where} LIMIT ${EXACT_COUNT_LIMIT + 1}) few ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize} OFFSET ${pl.offset}`;
+function fewIdsSql(pl: Plan, all = false): string {
+  return `SELECT id FROM (SELECT * FROM ${pl.table} WHERE ${all ? pl.matchWhere : pl.where} ${all ? 'OFFSET 0' : `LIMIT ${EXACT_COUNT_LIMIT + 1}`}) few ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize} OFFSET ${pl.offset}`;
 }
 
 /**
- * The page's rows by one of two id queries, chosen by `when` over the statement's materialized total:
- * one page (its select list, derived fields and all) over the two id queries, each behind a one-time
- * filter, so only the chosen one runs. A CASE of two whole pages, used before, made PostgreSQL plan the
- * select list twice: for the 在保 persons at 1M rows 3.4 ms of planning and 3.0 of execution per
- * request, 1.1 and 2.4 this way (待生效: 3.2 and 2.5, now 1.3 and 0.3).
+ * The page's rows by one of several id queries, chosen by conditions (`when`, exclusive) over the
+ * statement's materialized total: one page (its select list, derived fields and all) over the id
+ * queries, each behind a one-time filter, so only the chosen one runs. A CASE of two whole pages, used
+ * before, made PostgreSQL plan the select list twice: for the 在保 persons at 1M rows 3.4 ms of planning
+ * and 3.0 of execution per request, 1.1 and 2.4 this way (待生效: 3.2 and 2.5, now 1.3 and 0.3).
  */
-function rowsByTotal(e: EntitySchema, pl: Plan, when: string, then: string, otherwise: string): string {
-  return `(${pageJsonSql(e, pl, `SELECT id FROM (${then}) chosen WHERE ${when} UNION ALL SELECT id FROM (${otherwise}) other WHERE NOT (${when})`)})`;
+function rowsByTotal(e: EntitySchema, pl: Plan, reads: Array<[when: string, ids: string]>): string {
+  return `(${pageJsonSql(e, pl, reads.map(([when, ids], i) => `SELECT id FROM (${ids}) read${i} WHERE ${when}`).join(' UNION ALL '))})`;
 }
 
 /**
  * listRows when counts answer the total exactly (`total` is its SQL over the plan's parameters): the
  * day counts (a list without a filter, one row per day) or a counter table (count.ts countedSql). The
- * exact total chooses how the page is read (fewIdsSql or pageIdsSql) in the same statement: only the
- * chosen id query runs (rowsByTotal).
+ * exact total chooses how the page is read in the same statement (only the chosen id query runs): the
+ * few matches through the filter's indexes (fewIdsSql), else in the sort order (pageIdsSql). For a short
+ * contains-term past the cap the count also says whether walking the sort order pays (short-terms.ts,
+ * over the planner's estimate of the business's rows) or reading every match through the characters
+ * index does.
  */
 async function countedList(db: Queryable, e: EntitySchema, pl: Plan, total: string): Promise<ListResult> {
+  const over = `total.n > ${EXACT_COUNT_LIMIT}`;
+  const short = pl.shortTerms.length > 0;
+  const walk = short ? `CASE WHEN n > ${EXACT_COUNT_LIMIT} THEN ${walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.pageSize)} ELSE false END` : 'false';
+  const reads: Array<[string, string]> = short
+    ? [['total.walk', pageIdsSql({ ...pl, where: pl.walkWhere })], ['NOT total.walk', fewIdsSql(pl, true)]]
+    : [[`NOT (${over})`, fewIdsSql(pl)], [over, pageIdsSql(pl)]];
   const [row] = await db.query<{ n: number | string; rows: unknown }>(
-    `WITH total AS MATERIALIZED (SELECT ${total} AS n)
-     SELECT total.n, ${rowsByTotal(e, pl, `total.n <= ${EXACT_COUNT_LIMIT}`, fewIdsSql(pl), pageIdsSql(pl))} AS rows FROM total`,
+    `WITH counted AS MATERIALIZED (SELECT ${total} AS n), total AS MATERIALIZED (SELECT n, ${walk} AS walk FROM counted)
+     SELECT total.n, ${rowsByTotal(e, pl, reads)} AS rows FROM total`,
     pl.params,
-    { prepare: pl.prepare },
+    // A short term's first page is prepared too: its reads are chosen by the count, not by the plan.
+    { prepare: pl.prepare || (short && pl.current === 1 && PREPARED_PAGE_SIZES.has(pl.pageSize)) },
   );
   return { list: pageList(e, row.rows), total: Number(row.n), current: pl.current, pageSize: pl.pageSize };
 }
-
 
 /** One row by id within the business, or null. Derived fields are computed on opts.today. */
 export async function getRow(

@@ -13,7 +13,7 @@ import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { cellValue } from '../../shared/entity/cells.ts';
 import { FORMAT_CHECKS, inputFields, normalizeValue } from '../../shared/entity/rules.ts';
 import { columnOf, sqlType } from './ddl.ts';
-import { selectExpr } from './query.ts';
+import { selectExpr } from './select.ts';
 import { toDbValue } from './write.ts';
 
 export type EntityRecord = Record<string, unknown>;

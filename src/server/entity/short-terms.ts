@@ -22,7 +22,15 @@ export const FREQUENT_TERM = 20_000;
  * least that; below it the index reads few rows anyway.
  */
 function walkPays(matches: number, rows: number, pageSize: number): boolean {
-  return matches * matches * 2 >= 0.6 * (pageSize + 1) * rows;
+  return matches * matches * 2 >= WALK_ROW_COST * (pageSize + 1) * rows;
+}
+
+/** About 0.6 µs per row walked against 2 µs per match read through the index (walkPays). */
+const WALK_ROW_COST = 0.6;
+
+/** walkPays in SQL, over the SQL of the exact matches (a counter's) and of the business's rows. */
+export function walkPaysSql(matches: string, rows: string, pageSize: number): string {
+  return `(${matches})::float8 * (${matches}) * 2 >= ${WALK_ROW_COST * (pageSize + 1)} * (${rows})`;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
-import { cappedCountSql, totalColumns, totalOf, type Statement } from './count.ts';
+import { cappedCountSql, ownParams, totalColumns, totalOf, type Statement } from './count.ts';
 import { columnOf } from './ddl.ts';
 import { decidedPlan, plan, type ListQuery, type PageOptions, type Plan } from './query.ts';
 
@@ -16,7 +16,8 @@ export async function countList(db: Queryable, e: EntitySchema, businessId: stri
   const pl = await decidedPlan(db, e, businessId, { ...q, current: '1' }, opts);
   const sql = countedOf(pl);
   if (sql) {
-    const [row] = await db.query<{ n: number | string }>(`SELECT ${sql} AS n`, pl.params);
+    const own = ownParams(`SELECT ${sql} AS n`, pl.params);
+    const [row] = await db.query<{ n: number | string }>(own.sql, own.params);
     return { total: Number(row.n), estimated: false };
   }
   const [row] = await db.query<{ n: number; estimate: number | string | null }>(
@@ -36,7 +37,7 @@ const countedOf = (pl: Plan, sum?: string) => (!sum && pl.counts ? `(SELECT coal
 export function countedStatement(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string): Statement | undefined {
   const pl = plan(e, businessId, { ...q, current: '1' }, opts, sum);
   const sql = pl.shortTerms.length ? undefined : countedOf(pl, sum);
-  return sql ? { sql, params: pl.params } : undefined;
+  return sql ? ownParams(sql, pl.params) : undefined;
 }
 
 /**
@@ -46,6 +47,7 @@ export function countedStatement(e: EntitySchema, businessId: string, q: ListQue
 export async function sumList(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, field: string, opts: PageOptions = {}): Promise<number> {
   const pl = await decidedPlan(db, e, businessId, { ...q, current: '1' }, opts, field);
   const sql = countedOf(pl, field) ?? `(SELECT coalesce(sum(${columnOf(field, e.fields[field])}), 0)::float8 FROM ${pl.table} WHERE ${pl.where})`;
-  const [row] = await db.query<{ s: number | string }>(`SELECT ${sql} AS s`, pl.params);
+  const own = ownParams(`SELECT ${sql} AS s`, pl.params);
+  const [row] = await db.query<{ s: number | string }>(own.sql, own.params);
   return Number(row.s);
 }

@@ -3,7 +3,7 @@ import { extensionOf } from '../files/checks.ts';
 import { downloadHeaders } from '../files/download.ts';
 import { notFound, ok } from '../http/errors.ts';
 import { maskPhone } from '../util.ts';
-import { applyMasks, selectList } from '../entity/query.ts';
+import { applyMasks, selectList } from '../entity/select.ts';
 import type { FormRowResult } from '../../shared/insure-form-rows.ts';
 
 /** Storage key of a historical form's original file. */
