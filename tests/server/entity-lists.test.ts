@@ -6,7 +6,8 @@ import { buildEntityRegistry } from '../../src/shared/entity/registry.ts';
 import { loadSchemaFiles } from '../../src/schema/load-node.ts';
 import { countRows, EXACT_COUNT_LIMIT, roundEstimate, staleStatsSql } from '../../src/server/entity/count.ts';
 import { dayCountsOf } from '../../src/server/entity/day-counts.ts';
-import { listRows, pageRows } from '../../src/server/entity/query.ts';
+import { listRows } from '../../src/server/entity/query.ts';
+import { pageRows } from '../../src/server/entity/page-rows.ts';
 import type { SeekKey } from '../../src/server/entity/ddl.ts';
 import type { QueryOptions } from '../../src/server/db.ts';
 import { buildApp } from './entity-helpers.ts';
@@ -259,13 +260,14 @@ for (const target of targets()) {
     });
 
     it('a short term past the count cap walks the sort order for its page, a rarer one reads the characters index: the same rows as the plain query', async () => {
-      // 标准: 5,250 of B1's orders (the walk, once the count passes its cap); 险 in B2: 30 (the index's matches).
+      // 标准: 5,250 of B1's orders (the walk, once the count passes its cap; page 60, past the cap, reads
+      // every match through the characters index); 险 in B2: 30 (the index's matches).
       for (const [term, biz, like] of [['标准', 'B1', '%标准%'], ['险', 'B2', '%险%']] as const) {
         for (const [sort, order] of [
           ['', 'created_at DESC, id DESC'],
           ['&sortField=amount&sortOrder=ascend', 'amount_cents ASC, id ASC'],
         ] as const) {
-          for (const current of [1, 3]) {
+          for (const current of [1, 3, 60]) {
             const r = await get(`productName=${encodeURIComponent(term)}${sort}&current=${current}&pageSize=20`, biz);
             const want = await db.query<{ id: number }>(
               `SELECT id FROM orders WHERE business_id = $1 AND product_name LIKE $2 ORDER BY ${order} LIMIT 20 OFFSET ${(current - 1) * 20}`,

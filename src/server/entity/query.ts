@@ -6,7 +6,7 @@
 import type { Queryable } from '../db.ts';
 import { localParts } from '../domain/util.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
-import { shortTermRead, walkPaysSql } from './short-terms.ts';
+import { FREQUENT_TERM, walkPaysSql } from './short-terms.ts';
 import { cappedCountSql, countedSql, estimateSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
 import { columnOf, seekAfter, sortKey, tableOf, type SeekKey } from './ddl.ts';
@@ -130,12 +130,10 @@ export interface Plan {
    * took the business's index as well and read every row of the business into a bitmap.
    */
   matchWhere: string;
-  /** Such a term matches enough rows that, once its count passes the cap, the page walks (short-terms.ts). */
-  walkPage?: boolean;
 }
 
 /** The sort column of a plan ('id' when the list is sorted by id). */
-const sortColumn = (e: EntitySchema, sort: Sort): string => (e.fields[sort.field] ? columnOf(sort.field, e.fields[sort.field]) : 'id');
+export const sortColumn = (e: EntitySchema, sort: Sort): string => (e.fields[sort.field] ? columnOf(sort.field, e.fields[sort.field]) : 'id');
 
 /** The statement's parts for a list query; with `sum`, `counted` is that field's sum instead of the row count. */
 export function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string, frequent?: ReadonlySet<string>): Plan {
@@ -177,25 +175,18 @@ export function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: Pa
 }
 
 /**
- * The plan of a list query whose short contains-terms are decided: one statement asks the planner how
- * many of the business's rows the terms match (its estimate of their LIKE alone, from the column's
- * statistics: the characters index's bitmap holds that many) and how many rows the business has; a
- * frequent term is planned as a walk, a term common enough walks for its page once its count passes the
- * cap (short-terms.ts).
- * The statement reads only the business and the terms' text parameters; the others (arrays, numbers)
- * go as null, unread. Lists without such a term plan once.
+ * The plan of a list query whose short contains-terms are decided, for callers that read every match
+ * (totals.ts, pageRows): one statement asks the planner how many of the business's rows the terms match
+ * (its estimate of their LIKE alone, from the column's statistics: the characters index's bitmap holds
+ * that many); a frequent term is planned as a walk of the rows. The statement reads only the terms' text
+ * parameters; the others (arrays, numbers) go as null, unread. Lists without such a term plan once.
  */
 export async function decidedPlan(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions, sum?: string): Promise<Plan> {
   const pl = plan(e, businessId, q, opts, sum);
   if (!pl.shortTerms.length) return pl;
   const texts = pl.params.map((v) => (typeof v === 'string' ? v : null));
-  const [row] = await db.query<{ n: number | string; b: number | string }>(
-    `SELECT ${estimateSql(pl.table, pl.shortWhere, texts.length, true)} AS n, ${estimateSql(pl.table, 'business_id = $1', texts.length, true)} AS b`,
-    texts,
-  );
-  const read = shortTermRead(Number(row.n), Number(row.b), pl.pageSize);
-  if (read === 'walk') return plan(e, businessId, q, opts, sum, new Set(pl.shortTerms));
-  return read === 'walk-past-cap' ? { ...pl, walkPage: true } : pl;
+  const [row] = await db.query<{ n: number | string }>(`SELECT ${estimateSql(pl.table, pl.shortWhere, texts.length, true)} AS n`, texts);
+  return Number(row.n) >= FREQUENT_TERM ? plan(e, businessId, q, opts, sum, new Set(pl.shortTerms)) : pl;
 }
 
 /**
@@ -206,7 +197,7 @@ export async function decidedPlan(db: Queryable, e: EntitySchema, businessId: st
  * prepared first page's generic plan would assume a tenth of the business is fetched and lose to
  * planning each run.
  */
-function pageIdsSql(pl: Plan, extra = 0): string {
+export function pageIdsSql(pl: Plan, extra = 0): string {
   const limit = String(pl.pageSize + extra);
   const offset = String(pl.offset);
   if (pl.counts && pl.sort.field === pl.counts.field && pl.offset >= DAY_COUNTS_FROM) {
@@ -235,32 +226,6 @@ function pageList(e: EntitySchema, json: unknown): Record<string, unknown>[] {
 }
 
 /**
- * One slice of the rows matching the query, without a total, and the key of its last row: for callers
- * that walk every row of a filter (exports), each slice starting after the previous one's `last`
- * (opts.after; keyset paging, so a deep slice costs what the first does). Same filters, sorting and
- * masking as listRows; `last` is null when the slice is empty.
- */
-export async function pageRows(
-  db: Queryable,
-  e: EntitySchema,
-  businessId: string,
-  q: ListQuery,
-  opts: PageOptions = {},
-): Promise<{ rows: Record<string, unknown>[]; last: SeekKey | null }> {
-  const pl = await decidedPlan(db, e, businessId, opts.after ? { ...q, current: undefined } : q, opts);
-  const col = sortColumn(e, pl.sort);
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${selectList(e, pl.today())}, ${col === 'id' ? 'NULL' : `${col}::text`} AS "__seek"
-       FROM ${pl.table} WHERE id IN (${pageIdsSql(pl)}) ORDER BY ${pl.sort.sql}`,
-    pl.params,
-  );
-  const tail = rows.at(-1);
-  const last = tail ? { value: tail.__seek as string | null, id: Number(tail.id) } : null;
-  for (const r of rows) delete r.__seek;
-  return { rows: rows.map((r) => applyMasks(e, r)), last };
-}
-
-/**
  * One page of an entity's rows for a business, with its total, in one round trip. The total is exact
  * from counts when they answer the filters: the day counts without a filter, a counter table for
  * filters on counted fields and derived statuses (countedList). Otherwise: the capped count, the
@@ -279,22 +244,19 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   if (first.counts) return countedList(db, e, first, `(SELECT coalesce(sum(n), 0)::bigint FROM ${first.counts.counts} WHERE business_id = $1)`);
   const exact = first.counted();
   if (exact) return countedList(db, e, first, exact);
-  const pl = await decidedPlan(db, e, businessId, q, opts);
+  const pl = first;
   const deep = pl.offset >= EXACT_COUNT_LIMIT;
   const ids = pageIdsSql(pl, 1);
   const counted = cappedCountSql(pl.table, pl.where);
   const totals = totalColumns(pl.table, pl.estimateWhere, pl.params.length);
-  // A short term past the cap (short-terms.ts): the page walks the sort order, else it reads the index's matches.
-  const walkIds = pl.walkPage && !deep ? pageIdsSql({ ...pl, where: pl.walkWhere }, 1) : undefined;
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
-    walkIds
-      ? `WITH total AS MATERIALIZED (${counted})
-     SELECT ${totals}, ${rowsByTotal(e, pl, [[`total.count > ${EXACT_COUNT_LIMIT}`, walkIds], [`total.count <= ${EXACT_COUNT_LIMIT}`, ids]])} AS rows FROM total`
+    pl.shortTerms.length
+      ? shortTermSql(e, pl, totals)
       : `WITH page AS (${pageJsonSql(e, pl, ids)}),
      total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
      SELECT ${totals}, page.rows FROM total, page`,
     pl.params,
-    { prepare: pl.prepare },
+    { prepare: pl.prepare || (pl.shortTerms.length > 0 && pl.current === 1 && PREPARED_PAGE_SIZES.has(pl.pageSize)) },
   );
   const list = pageList(e, row.rows);
   const more = list.length > pl.pageSize;
@@ -302,6 +264,36 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   const capped = totalOf(row.n, row.estimate === null ? null : Number(row.estimate));
   const { total, estimated } = honestTotal(capped.total, capped.estimated, pl, list.length, more);
   return { list, total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
+}
+
+/**
+ * listRows' statement for short contains-terms no counter answers (2 characters: 郑杰), which decides in
+ * itself how to read, so the planner is asked once, in the same round trip:
+ * - the planner's estimates of the terms' matches and of the business's rows (`est`);
+ * - a frequent term (short-terms.ts) is counted by walking the rows until the cap;
+ * - else its matches, up to the cap, are read once through the characters index (`m`, the business test
+ *   in IS TRUE so a prepared statement's generic plan cannot add the business's index): their number is
+ *   the capped count, and when they are all the matches the page is read from them;
+ * - past the cap the page walks the sort order when that pays (the first pages of a common term), else
+ *   it reads every match through the index.
+ * Its first page is prepared, its reads being chosen by the estimates and the count, not by the plan.
+ */
+function shortTermSql(e: EntitySchema, pl: Plan, totals: string): string {
+  const col = sortColumn(e, pl.sort);
+  const cap = EXACT_COUNT_LIMIT;
+  // A deep page of a term that is not frequent reads every match: walking would read the rows before it.
+  const walkPays = pl.offset >= cap ? 'false' : walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.pageSize);
+  const reads: Array<[string, string]> = [
+    ['total.walk', pageIdsSql({ ...pl, where: pl.walkWhere }, 1)],
+    [`NOT total.walk AND total.count <= ${cap}`, `SELECT id FROM m ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize + 1} OFFSET ${pl.offset}`],
+    [`NOT total.walk AND total.count > ${cap}`, fewIdsSql(pl, true, 1)],
+  ];
+  // m before est: est hands the parameters to format(), which gives them no type; m's filters do.
+  return `WITH m AS MATERIALIZED (SELECT id${col === 'id' ? '' : `, ${col}`} FROM ${pl.table} WHERE ${pl.matchWhere} LIMIT ${cap + 1}),
+     est AS MATERIALIZED (SELECT ${estimateSql(pl.table, pl.shortWhere, pl.params.length)} AS n),
+     counted AS MATERIALIZED (SELECT n, CASE WHEN n >= ${FREQUENT_TERM} THEN (${cappedCountSql(pl.table, pl.walkWhere)}) ELSE (SELECT count(*)::int FROM m) END AS count FROM est),
+     total AS MATERIALIZED (SELECT count, CASE WHEN n >= ${FREQUENT_TERM} THEN true WHEN count > ${cap} THEN ${walkPays} ELSE false END AS walk FROM counted)
+     SELECT ${totals}, ${rowsByTotal(e, pl, reads)} AS rows FROM total`;
 }
 
 /**
@@ -328,8 +320,8 @@ function honestTotal(total: number, estimated: boolean, pl: Plan, rows: number, 
  * term whose count says walking costs more, read through its characters index (Plan.matchWhere; OFFSET 0
  * keeps the sort out of the read).
  */
-function fewIdsSql(pl: Plan, all = false): string {
-  return `SELECT id FROM (SELECT * FROM ${pl.table} WHERE ${all ? pl.matchWhere : pl.where} ${all ? 'OFFSET 0' : `LIMIT ${EXACT_COUNT_LIMIT + 1}`}) few ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize} OFFSET ${pl.offset}`;
+function fewIdsSql(pl: Plan, all = false, extra = 0): string {
+  return `SELECT id FROM (SELECT * FROM ${pl.table} WHERE ${all ? pl.matchWhere : pl.where} ${all ? 'OFFSET 0' : `LIMIT ${EXACT_COUNT_LIMIT + 1}`}) few ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize + extra} OFFSET ${pl.offset}`;
 }
 
 /**

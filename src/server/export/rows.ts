@@ -10,7 +10,8 @@
  * between: a 45,000-row export used to hold them for the whole export (bench/embedded.ts).
  */
 import type { Queryable } from '../db.ts';
-import { pageRows, type ListQuery } from '../entity/query.ts';
+import { pageRows } from '../entity/page-rows.ts';
+import type { ListQuery } from '../entity/query.ts';
 import { countList } from '../entity/totals.ts';
 import type { SeekKey } from '../entity/ddl.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
