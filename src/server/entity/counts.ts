@@ -44,6 +44,11 @@ export interface CountTable {
   sums: Array<{ key: string; column: string; source: string }>;
   /** the definition, kept as the counter table's comment: a changed definition rebuilds it */
   definition: string;
+  /**
+   * The only columns the counts read: an UPDATE is counted for the rows where one of them changed (the
+   * others' deltas are nil anyway), so updates of other fields (a status, a phone) skip the work.
+   */
+  reads?: string[];
 }
 
 const COMMENT_PREFIX = 'counts of ';
@@ -108,7 +113,7 @@ export function charCountTableOf(e: EntitySchema, key: string): CountTable | und
   const table = tableOf(e);
   const c = columnOf(key, f);
   const keys: CountKey[] = [{ key, column: `${c}_char`, expr: () => `${c}_chars.ch`, day: false, join: (r) => ` CROSS JOIN LATERAL (SELECT DISTINCT unnest(${charsOf(`${r}.${c}`)}) AS ch) ${c}_chars` }];
-  return { name: nameOf(table, keys), table, keys, sums: [], definition: `${COMMENT_PREFIX}${table} by the characters of ${c}` };
+  return { name: nameOf(table, keys), table, keys, sums: [], definition: `${COMMENT_PREFIX}${table} by the characters of ${c} (updates of business_id, ${c})`, reads: ['business_id', c] };
 }
 
 /**
@@ -132,6 +137,12 @@ function upsertSql(t: CountTable, deltas: string): string {
        ON CONFLICT (business_id, ${t.keys.map((k) => k.column).join(', ')}) DO UPDATE SET ${sets.join(', ')};`;
 }
 
+/** The rows of transition table `rel` whose `cols` differ from their other version's in `other` (matched by id). */
+function changedRows(cols: string[], rel: string, other: string): string {
+  const of = (a: string) => `(${cols.map((c) => `${a}.${c}`).join(', ')})`;
+  return `(SELECT a.* FROM ${rel} a JOIN ${other} b ON b.id = a.id WHERE ${of('a')} IS DISTINCT FROM ${of('b')})`;
+}
+
 /**
  * Creates the counter table, its triggers and fills it from the rows already there, in one
  * transaction (CREATE TRIGGER locks out writers of the table until commit, so no row is missed or
@@ -145,7 +156,7 @@ export function createCountsSql(t: CountTable): string[] {
        ELSIF TG_OP = 'DELETE' THEN
          ${upsertSql(t, deltasSql(t, null, 'old_rows'))}
        ELSIF TG_OP = 'UPDATE' THEN
-         ${upsertSql(t, deltasSql(t, 'new_rows', 'old_rows'))}
+         ${upsertSql(t, t.reads ? deltasSql(t, changedRows(t.reads, 'new_rows', 'old_rows'), changedRows(t.reads, 'old_rows', 'new_rows')) : deltasSql(t, 'new_rows', 'old_rows'))}
        ELSE
          DELETE FROM ${c};
        END IF;`;

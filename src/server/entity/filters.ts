@@ -161,13 +161,16 @@ function containsFilter(key: string, column: string, raw: string, p: Param, freq
   if (length >= 3) return { key, where: [like], counted };
   // The LIKE alone, which no index claims: what a walk of the rows tests.
   const walk = [`(${like}) IS TRUE`];
-  if (frequent) return { key, where: walk, estimate: [like], counted };
-  // A rare term reads its few matches through the characters index, its total the capped count of them;
-  // a term of one character is counted exactly where the field's characters are (counts.ts charCountTableOf):
-  // the rows whose lower-cased text holds it, as its LIKE (a caseless term) or ILIKE finds them.
-  const term = p(raw);
-  const charCounted = length === 1 && Array.from(raw.toLowerCase()).length === 1 ? (col: string) => [`${col} = lower(${term}::text)`] : undefined;
-  return { key, where: [`${charsOf(column)} @> ${charsOf(`${term}::text`)}`, ...walk], estimate: [like], walk, shortTerm: true, ...(charCounted ? { charCounted } : {}) };
+  // The term itself, a parameter once a clause reads it.
+  let termRef: string | undefined;
+  const term = () => (termRef ??= p(raw));
+  // A term of one character is counted exactly where the field's characters are (counts.ts
+  // charCountTableOf): the rows whose lower-cased text holds it, as its LIKE (a caseless term) or ILIKE finds them.
+  const chars = length === 1 && Array.from(raw.toLowerCase()).length === 1 ? { charCounted: (col: string) => [`${col} = lower(${term()}::text)`] } : {};
+  if (frequent) return { key, where: walk, estimate: [like], counted, ...chars };
+  // A rare term reads its few matches through the characters index, its total the capped count of them
+  // (or a counter's, as above: then the count, not the planner, says how the page is read, query.ts countedList).
+  return { key, where: [`${charsOf(column)} @> ${charsOf(`${term()}::text`)}`, ...walk], estimate: [like], walk, shortTerm: true, counted, ...chars };
 }
 
 /**
