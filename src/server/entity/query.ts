@@ -240,11 +240,10 @@ function pageList(e: EntitySchema, json: unknown): Record<string, unknown>[] {
 export async function listRows(db: Queryable, e: EntitySchema, businessId: string, q: ListQuery, opts: PageOptions = {}): Promise<ListResult> {
   // Counts that answer the total exactly also decide how a short term's page is read (countedList):
   // the planner is not asked how frequent the term is.
-  const first = plan(e, businessId, q, opts);
-  if (first.counts) return countedList(db, e, first, `(SELECT coalesce(sum(n), 0)::bigint FROM ${first.counts.counts} WHERE business_id = $1)`);
-  const exact = first.counted();
-  if (exact) return countedList(db, e, first, exact);
-  const pl = first;
+  const pl = plan(e, businessId, q, opts);
+  if (pl.counts) return countedList(db, e, pl, `(SELECT coalesce(sum(n), 0)::bigint FROM ${pl.counts.counts} WHERE business_id = $1)`);
+  const exact = pl.counted();
+  if (exact) return countedList(db, e, pl, exact);
   const deep = pl.offset >= EXACT_COUNT_LIMIT;
   const ids = pageIdsSql(pl, 1);
   const counted = cappedCountSql(pl.table, pl.where);
@@ -269,13 +268,13 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
 /**
  * listRows' statement for short contains-terms no counter answers (2 characters: 郑杰), which decides in
  * itself how to read, so the planner is asked once, in the same round trip:
- * - the planner's estimates of the terms' matches and of the business's rows (`est`);
- * - a frequent term (short-terms.ts) is counted by walking the rows until the cap;
+ * - the planner's estimate of the terms' matches (`est`): a frequent term (short-terms.ts) is counted by
+ *   walking the rows until the cap;
  * - else its matches, up to the cap, are read once through the characters index (`m`, the business test
  *   in IS TRUE so a prepared statement's generic plan cannot add the business's index): their number is
  *   the capped count, and when they are all the matches the page is read from them;
- * - past the cap the page walks the sort order when that pays (the first pages of a common term), else
- *   it reads every match through the index.
+ * - past the cap the page walks the sort order when that pays against the business's rows (the planner's
+ *   estimate; the first pages of a common term), else it reads every match through the index.
  * Its first page is prepared, its reads being chosen by the estimates and the count, not by the plan.
  */
 function shortTermSql(e: EntitySchema, pl: Plan, totals: string): string {
@@ -347,12 +346,12 @@ function rowsByTotal(e: EntitySchema, pl: Plan, reads: Array<[when: string, ids:
 async function countedList(db: Queryable, e: EntitySchema, pl: Plan, total: string): Promise<ListResult> {
   const over = `total.n > ${EXACT_COUNT_LIMIT}`;
   const short = pl.shortTerms.length > 0;
-  const walk = short ? `CASE WHEN n > ${EXACT_COUNT_LIMIT} THEN ${walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.pageSize)} ELSE false END` : 'false';
+  const walk = `CASE WHEN n > ${EXACT_COUNT_LIMIT} THEN ${walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.pageSize)} ELSE false END`;
   const reads: Array<[string, string]> = short
     ? [['total.walk', pageIdsSql({ ...pl, where: pl.walkWhere })], ['NOT total.walk', fewIdsSql(pl, true)]]
     : [[`NOT (${over})`, fewIdsSql(pl)], [over, pageIdsSql(pl)]];
   const [row] = await db.query<{ n: number | string; rows: unknown }>(
-    `WITH counted AS MATERIALIZED (SELECT ${total} AS n), total AS MATERIALIZED (SELECT n, ${walk} AS walk FROM counted)
+    `WITH ${short ? `counted AS MATERIALIZED (SELECT ${total} AS n), total AS MATERIALIZED (SELECT n, ${walk} AS walk FROM counted)` : `total AS MATERIALIZED (SELECT ${total} AS n)`}
      SELECT total.n, ${rowsByTotal(e, pl, reads)} AS rows FROM total`,
     pl.params,
     // A short term's first page is prepared too: its reads are chosen by the count, not by the plan.
