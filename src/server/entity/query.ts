@@ -280,8 +280,7 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
 function shortTermSql(e: EntitySchema, pl: Plan, totals: string): string {
   const col = sortColumn(e, pl.sort);
   const cap = EXACT_COUNT_LIMIT;
-  // A deep page of a term that is not frequent reads every match: walking would read the rows before it.
-  const walkPays = pl.offset >= cap ? 'false' : walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.pageSize);
+  const walkPays = walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.offset + pl.pageSize + 1);
   const reads: Array<[string, string]> = [
     ['total.walk', pageIdsSql({ ...pl, where: pl.walkWhere }, 1)],
     [`NOT total.walk AND total.count <= ${cap}`, `SELECT id FROM m ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize + 1} OFFSET ${pl.offset}`],
@@ -346,7 +345,8 @@ function rowsByTotal(e: EntitySchema, pl: Plan, reads: Array<[when: string, ids:
 async function countedList(db: Queryable, e: EntitySchema, pl: Plan, total: string): Promise<ListResult> {
   const over = `total.n > ${EXACT_COUNT_LIMIT}`;
   const short = pl.shortTerms.length > 0;
-  const walk = `CASE WHEN n > ${EXACT_COUNT_LIMIT} THEN ${walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.pageSize)} ELSE false END`;
+  // A frequent term always walks: reading every match would sort tens of thousands of rows.
+  const walk = `CASE WHEN n >= ${FREQUENT_TERM} THEN true WHEN n > ${EXACT_COUNT_LIMIT} THEN ${walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.offset + pl.pageSize + 1)} ELSE false END`;
   const reads: Array<[string, string]> = short
     ? [['total.walk', pageIdsSql({ ...pl, where: pl.walkWhere })], ['NOT total.walk', fewIdsSql(pl, true)]]
     : [[`NOT (${over})`, fewIdsSql(pl)], [over, pageIdsSql(pl)]];

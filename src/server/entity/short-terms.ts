@@ -18,11 +18,12 @@ const WALK_ROW_COST = 0.6;
 
 /**
  * SQL of whether a page of a short term that matches `matches` of the business's `rows` (SQL of each) is
- * read cheaper by walking the sort order (about 0.6 µs per row walked: pageSize + 1 matches take rows /
- * matches each) than through the characters index (about 2 µs per match: every match's row is read,
- * then sorted). 郑 among 100,000 persons (2,705 matches): 0.5 ms walking against 6 ms through the index.
- * Asked only once the count has passed EXACT_COUNT_LIMIT: below it the index reads few rows anyway.
+ * read cheaper by walking the sort order (about 0.6 µs per row walked: the `reach` matches up to the
+ * page's end take rows / matches each) than through the characters index (about 2 µs per match: every
+ * match's row is read, then sorted). 郑 among 100,000 persons (2,705 matches): page 1 0.5 ms walking
+ * against 6 ms through the index; page 136 41.5 ms walking against 6.9 ms. Asked only once the count has
+ * passed EXACT_COUNT_LIMIT: below it the index reads few rows anyway.
  */
-export function walkPaysSql(matches: string, rows: string, pageSize: number): string {
-  return `(${matches})::float8 * (${matches}) * 2 >= ${WALK_ROW_COST * (pageSize + 1)} * (${rows})`;
+export function walkPaysSql(matches: string, rows: string, reach: number): string {
+  return `(${matches})::float8 * (${matches}) * 2 >= ${WALK_ROW_COST * reach} * (${rows})`;
 }
