@@ -6,7 +6,7 @@
 import type { Queryable } from '../db.ts';
 import { localParts } from '../domain/util.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
-import { FREQUENT_TERM, walkPaysSql } from './short-terms.ts';
+import { FREQUENT_TERM, walkSql } from './short-terms.ts';
 import { cappedCountSql, countedSql, estimateSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
 import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
 import { columnOf, seekAfter, sortKey, tableOf, type SeekKey } from './ddl.ts';
@@ -244,18 +244,11 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   if (pl.counts) return countedList(db, e, pl, `(SELECT coalesce(sum(n), 0)::bigint FROM ${pl.counts.counts} WHERE business_id = $1)`);
   const exact = pl.counted();
   if (exact) return countedList(db, e, pl, exact);
-  const deep = pl.offset >= EXACT_COUNT_LIMIT;
-  const ids = pageIdsSql(pl, 1);
-  const counted = cappedCountSql(pl.table, pl.where);
   const totals = totalColumns(pl.table, pl.estimateWhere, pl.params.length);
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
-    pl.shortTerms.length
-      ? shortTermSql(e, pl, totals)
-      : `WITH page AS (${pageJsonSql(e, pl, ids)}),
-     total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
-     SELECT ${totals}, page.rows FROM total, page`,
+    pl.shortTerms.length ? shortTermSql(e, pl, totals) : pageAndTotalSql(e, pl, totals),
     pl.params,
-    { prepare: pl.prepare || (pl.shortTerms.length > 0 && pl.current === 1 && PREPARED_PAGE_SIZES.has(pl.pageSize)) },
+    { prepare: prepared(pl) },
   );
   const list = pageList(e, row.rows);
   const more = list.length > pl.pageSize;
@@ -264,6 +257,25 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   const { total, estimated } = honestTotal(capped.total, capped.estimated, pl, list.length, more);
   return { list, total, current: pl.current, pageSize: pl.pageSize, ...(estimated ? { estimated: true } : {}) };
 }
+
+/** listRows' statement for other filters: the page, the capped count (skipped by a deep page with rows) and the estimate. */
+function pageAndTotalSql(e: EntitySchema, pl: Plan, totals: string): string {
+  const deep = pl.offset >= EXACT_COUNT_LIMIT;
+  const counted = cappedCountSql(pl.table, pl.where);
+  return `WITH page AS (${pageJsonSql(e, pl, pageIdsSql(pl, 1))}),
+     total AS ${deep ? 'MATERIALIZED ' : ''}(${deep ? `SELECT CASE WHEN json_array_length((SELECT rows FROM page)) > 0 THEN ${EXACT_COUNT_LIMIT + 1} ELSE (${counted}) END AS count` : counted})
+     SELECT ${totals}, page.rows FROM total, page`;
+}
+
+/**
+ * Whether the statement is prepared: an unfiltered first page (Plan.prepare), or a short term's first
+ * page, whose reads are chosen by its count and estimate in the statement, not by the plan.
+ */
+const prepared = (pl: Plan): boolean => pl.prepare || (pl.shortTerms.length > 0 && pl.current === 1 && PREPARED_PAGE_SIZES.has(pl.pageSize));
+
+/** walkSql for this plan's page, the business's rows being the planner's estimate of them. */
+const walkOf = (pl: Plan, matches: string, count: string): string =>
+  walkSql(matches, count, estimateSql(pl.table, 'business_id = $1', 1), pl.offset + pl.pageSize + 1);
 
 /**
  * listRows' statement for short contains-terms no counter answers (2 characters: 郑杰), which decides in
@@ -275,12 +287,11 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
  *   the capped count, and when they are all the matches the page is read from them;
  * - past the cap the page walks the sort order when that pays against the business's rows (the planner's
  *   estimate; the first pages of a common term), else it reads every match through the index.
- * Its first page is prepared, its reads being chosen by the estimates and the count, not by the plan.
+ * Its first page is prepared (`prepared`).
  */
 function shortTermSql(e: EntitySchema, pl: Plan, totals: string): string {
   const col = sortColumn(e, pl.sort);
   const cap = EXACT_COUNT_LIMIT;
-  const walkPays = walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.offset + pl.pageSize + 1);
   const reads: Array<[string, string]> = [
     ['total.walk', pageIdsSql({ ...pl, where: pl.walkWhere }, 1)],
     [`NOT total.walk AND total.count <= ${cap}`, `SELECT id FROM m ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize + 1} OFFSET ${pl.offset}`],
@@ -290,7 +301,7 @@ function shortTermSql(e: EntitySchema, pl: Plan, totals: string): string {
   return `WITH m AS MATERIALIZED (SELECT id${col === 'id' ? '' : `, ${col}`} FROM ${pl.table} WHERE ${pl.matchWhere} LIMIT ${cap + 1}),
      est AS MATERIALIZED (SELECT ${estimateSql(pl.table, pl.shortWhere, pl.params.length)} AS n),
      counted AS MATERIALIZED (SELECT n, CASE WHEN n >= ${FREQUENT_TERM} THEN (${cappedCountSql(pl.table, pl.walkWhere)}) ELSE (SELECT count(*)::int FROM m) END AS count FROM est),
-     total AS MATERIALIZED (SELECT count, CASE WHEN n >= ${FREQUENT_TERM} THEN true WHEN count > ${cap} THEN ${walkPays} ELSE false END AS walk FROM counted)
+     total AS MATERIALIZED (SELECT count, ${walkOf(pl, 'n', 'count')} AS walk FROM counted)
      SELECT ${totals}, ${rowsByTotal(e, pl, reads)} AS rows FROM total`;
 }
 
@@ -345,17 +356,14 @@ function rowsByTotal(e: EntitySchema, pl: Plan, reads: Array<[when: string, ids:
 async function countedList(db: Queryable, e: EntitySchema, pl: Plan, total: string): Promise<ListResult> {
   const over = `total.n > ${EXACT_COUNT_LIMIT}`;
   const short = pl.shortTerms.length > 0;
-  // A frequent term always walks: reading every match would sort tens of thousands of rows.
-  const walk = `CASE WHEN n >= ${FREQUENT_TERM} THEN true WHEN n > ${EXACT_COUNT_LIMIT} THEN ${walkPaysSql('n', estimateSql(pl.table, 'business_id = $1', 1), pl.offset + pl.pageSize + 1)} ELSE false END`;
   const reads: Array<[string, string]> = short
     ? [['total.walk', pageIdsSql({ ...pl, where: pl.walkWhere })], ['NOT total.walk', fewIdsSql(pl, true)]]
     : [[`NOT (${over})`, fewIdsSql(pl)], [over, pageIdsSql(pl)]];
   const [row] = await db.query<{ n: number | string; rows: unknown }>(
-    `WITH ${short ? `counted AS MATERIALIZED (SELECT ${total} AS n), total AS MATERIALIZED (SELECT n, ${walk} AS walk FROM counted)` : `total AS MATERIALIZED (SELECT ${total} AS n)`}
+    `WITH ${short ? `counted AS MATERIALIZED (SELECT ${total} AS n), total AS MATERIALIZED (SELECT n, ${walkOf(pl, 'n', 'n')} AS walk FROM counted)` : `total AS MATERIALIZED (SELECT ${total} AS n)`}
      SELECT total.n, ${rowsByTotal(e, pl, reads)} AS rows FROM total`,
     pl.params,
-    // A short term's first page is prepared too: its reads are chosen by the count, not by the plan.
-    { prepare: pl.prepare || (short && pl.current === 1 && PREPARED_PAGE_SIZES.has(pl.pageSize)) },
+    { prepare: prepared(pl) },
   );
   return { list: pageList(e, row.rows), total: Number(row.n), current: pl.current, pageSize: pl.pageSize };
 }

@@ -4,6 +4,7 @@
  * holds it, against the business's rows (query.ts countedList and shortTermSql decide in SQL; decidedPlan
  * for the callers that plan first).
  */
+import { EXACT_COUNT_LIMIT } from './count.ts';
 
 /**
  * A short contains-term matching at least this many rows (the planner's estimate of its LIKE) is counted
@@ -24,6 +25,16 @@ const WALK_ROW_COST = 0.6;
  * against 6 ms through the index; page 136 41.5 ms walking against 6.9 ms. Asked only once the count has
  * passed EXACT_COUNT_LIMIT: below it the index reads few rows anyway.
  */
-export function walkPaysSql(matches: string, rows: string, reach: number): string {
+function walkPaysSql(matches: string, rows: string, reach: number): string {
   return `(${matches})::float8 * (${matches}) * 2 >= ${WALK_ROW_COST * reach} * (${rows})`;
+}
+
+/**
+ * SQL of whether a short term's page walks the sort order, over the SQL of its matches (the exact count
+ * or the planner's estimate), of its count up to the cap, and of the business's rows: a frequent term
+ * always walks (reading every match would sort tens of thousands of rows), a term still under the cap
+ * never does (its few matches are read through the index), and one between when walkPaysSql says so.
+ */
+export function walkSql(matches: string, count: string, rows: string, reach: number): string {
+  return `CASE WHEN ${matches} >= ${FREQUENT_TERM} THEN true WHEN ${count} > ${EXACT_COUNT_LIMIT} THEN ${walkPaysSql(matches, rows, reach)} ELSE false END`;
 }
