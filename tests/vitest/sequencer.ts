@@ -5,11 +5,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * one finishing a long browser tour alone at the end. Vitest only knows file durations from an earlier
  * run on the same machine (CI starts from a clean clone), so the known slow files are listed here, slowest
  * first (from test-results/vitest.json of full runs); the others follow in vitest's own order.
+ * A gateway file leads: the e2e files wait for the e2e set-up's gateways (tests/e2e/global-setup.ts) for
+ * their first 15–25 s, which it runs meanwhile.
  */
 const SLOWEST_FIRST = [
+  'tests/server/entity-migrate.test.ts',
   'tests/e2e/studio.test.ts',
   'tests/e2e/a11y.test.ts',
-  'tests/server/entity-migrate.test.ts',
   'tests/e2e/workbench.test.ts',
   'tests/e2e/list-state.test.ts',
   'tests/e2e/routes.test.ts',
