@@ -121,6 +121,15 @@ export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT, entitie
   await applyUploadDdl(db);
 }
 
+/** The demo data on a migrated database (nothing when it has users already), as `--demo` starts with it. */
+export async function seedDemo(db: Db, entities = entitiesAt(REPO_ROOT)): Promise<void> {
+  await seed(db);
+  // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
+  await backfillMoney(db);
+  // …and the reasons next to the automatic-insurance statuses the demo sets.
+  await backfillAutoStatus(db, entities.registry.get('insured-person'), earliestCoverStart());
+}
+
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const basePath = normalizeBasePath(opts.basePath);
@@ -141,11 +150,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     if (opts.fakeClock) await db.query(DEV_CLOCK_DDL);
     // A seeded template (the test suite's in-memory gateways) holds all of this already.
     if (seeded && !template?.blob) {
-      await seed(db);
-      // The demo rows predate the money columns: fill plan ids, refunded sums and invoice links for them.
-      await backfillMoney(db);
-      // …and the reasons next to the automatic-insurance statuses the demo sets.
-      await backfillAutoStatus(db, entities.registry.get('insured-person'), earliestCoverStart());
+      await seedDemo(db, entities);
       await template?.save(db);
     }
     providers = pickProviders({ ...opts, db, production });

@@ -3,9 +3,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { openPglite, type Db } from '../../src/server/db.ts';
 import { openPgSchema } from './pg-schema.ts';
 import { resolve } from 'node:path';
-import { migrateAll } from '../../src/server/server.ts';
-import { seed } from '../../src/server/seed.ts';
-import { applyMoneyDdl, backfillMoney } from '../../src/server/domain/ddl.ts';
+import { migrateAll, seedDemo } from '../../src/server/server.ts';
+import { migratedTemplate } from '../../src/server/migrated-template.ts';
 import { earliestCoverStart } from '../../src/server/domain/cover.ts';
 import { isDomainError } from '../../src/server/domain/errors.ts';
 import { idCardCheckChar } from '../../src/shared/checks.ts';
@@ -20,20 +19,30 @@ export interface Target {
   openEmpty(): Promise<Db>;
 }
 
-/** The gateway's start-up order: base tables, entity columns, money DDL (+ plans), demo seed, backfill. */
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** The gateway's start-up with the demo data (`--demo`): base tables, entity columns, money DDL (+ plans), demo seed, backfills. */
 export async function prepare(db: Db): Promise<Db> {
-  await migrateAll(db, resolve(import.meta.dirname, '../..'));
-  await applyMoneyDdl(db); // idempotent
-  await seed(db);
-  await backfillMoney(db);
+  await migrateAll(db, ROOT);
+  await seedDemo(db);
+  return db;
+}
+
+/**
+ * An in-memory database prepared as a gateway started with the demo data is: from the suite's seeded
+ * template when a start wrote it (src/server/migrated-template.ts; then prepare only checks it), or
+ * prepared and written as that template.
+ */
+async function preparedInMemory(): Promise<Db> {
+  const template = migratedTemplate(ROOT, ROOT, 'seeded');
+  const db = await prepare(await openPglite('memory', template?.blob));
+  await template?.save(db);
   return db;
 }
 
 /** PGlite (memory) always; PostgreSQL too when TEST_DATABASE_URL is set. */
 export function targets(): Target[] {
-  const list: Target[] = [
-    { name: 'pglite', open: async () => prepare(await openPglite('memory')), openEmpty: () => openPglite('memory') },
-  ];
+  const list: Target[] = [{ name: 'pglite', open: preparedInMemory, openEmpty: () => openPglite('memory') }];
   if (PG_URL) {
     const url = PG_URL;
     list.push({ name: 'postgres', open: async () => prepare(await openPgSchema(url, 'money')), openEmpty: () => openPgSchema(url, 'money') });
