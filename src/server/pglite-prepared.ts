@@ -8,17 +8,22 @@
  * The statement runs through PGlite's public protocol API, under the same two locks its query() takes
  * (so it waits for a transaction in progress, and a transaction waits for it), and the database is
  * synced to its files after it as after any query (relaxedDurability off).
+ *
+ * A `generic` statement is bound with plan_cache_mode set to force_generic_plan, set back to the
+ * session's default right after (both inside the locks, so no other statement runs meanwhile): PostgreSQL
+ * chooses a statement's plan at its Bind.
  */
 import { parse, protocol, type PGlite } from '@electric-sql/pglite';
 
 type Message = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 
 /** A query function running `sql` as the named statement `name` (prepared on first use, per database). */
-export function preparedRunner(pg: PGlite): <T>(name: string, sql: string, params: unknown[]) => Promise<T[]> {
+export function preparedRunner(pg: PGlite): <T>(name: string, sql: string, params: unknown[], generic?: boolean) => Promise<T[]> {
   // Statement name → its parameters' type ids (from the first run's Describe).
   const prepared = new Map<string, number[]>();
   const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
-  return async <T>(name: string, sql: string, params: unknown[]) => {
+  const mode = (value: string) => send(protocol.serialize.query(`SET plan_cache_mode = ${value}`));
+  return async <T>(name: string, sql: string, params: unknown[], generic = false) => {
     await pg._checkReady();
     return pg._runExclusiveTransaction(() =>
       pg._runExclusiveQuery(async () => {
@@ -35,6 +40,7 @@ export function preparedRunner(pg: PGlite): <T>(name: string, sql: string, param
             const serialize = pg.serializers[types![i]];
             return serialize ? serialize(v) : String(v);
           });
+          if (generic) await mode('force_generic_plan');
           out.push(
             ...(await send(protocol.serialize.bind({ statement: name, values }))),
             ...(await send(protocol.serialize.describe({ type: 'P' }))),
@@ -42,6 +48,7 @@ export function preparedRunner(pg: PGlite): <T>(name: string, sql: string, param
           );
         } finally {
           out.push(...(await send(protocol.serialize.sync())));
+          if (generic) await mode('DEFAULT');
         }
         await pg.syncToFs();
         return parse.parseResults(out, pg.parsers)[0].rows as T[];

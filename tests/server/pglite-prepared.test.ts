@@ -32,6 +32,22 @@ describe('prepared statements on PGlite', () => {
     expect((await d.query<{ n: number }>('SELECT count(*)::int AS n FROM t WHERE ok = $1', [true], { prepare: true }))[0].n).toBe(1);
   });
 
+  it('runs a `generic` statement on its generic plan from its first run, and leaves the session\'s plan mode as it was', async () => {
+    const d = await open();
+    const sql = 'SELECT id, name FROM t WHERE id = $1 OR name = $2 ORDER BY id';
+    const plain = await d.query(sql, [1, '李四']);
+    for (let i = 0; i < 3; i++) expect(await d.query(sql, [1, '李四'], { prepare: true, generic: true })).toEqual(plain);
+    const [plans] = await d.query<{ generic_plans: number; custom_plans: number }>(
+      `SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = $1`,
+      [sql],
+    );
+    expect(plans).toEqual({ generic_plans: 3, custom_plans: 0 });
+    expect(await d.query('SHOW plan_cache_mode')).toEqual([{ plan_cache_mode: 'auto' }]);
+    // …also after a run that failed.
+    await expect(d.query('SELECT 1 / $1::int AS x', [0], { prepare: true, generic: true })).rejects.toThrow(/division by zero/);
+    expect(await d.query('SHOW plan_cache_mode')).toEqual([{ plan_cache_mode: 'auto' }]);
+  });
+
   it('writes, throws the database error (a unique violation is one), and keeps working after it', async () => {
     const d = await open();
     const insert = 'INSERT INTO t (id, name) VALUES ($1, $2) RETURNING id';

@@ -248,7 +248,8 @@ export async function listRows(db: Queryable, e: EntitySchema, businessId: strin
   const [row] = await db.query<{ n: number; estimate: number | string | null; rows: unknown }>(
     pl.shortTerms.length ? shortTermSql(e, pl, totals) : pageAndTotalSql(e, pl, totals),
     pl.params,
-    { prepare: prepared(pl) },
+    // A short term's statement reads right on any plan: its generic one saves PGlite the planning.
+    { prepare: prepared(pl), generic: pl.shortTerms.length > 0 },
   );
   const list = pageList(e, row.rows);
   const more = list.length > pl.pageSize;
@@ -287,7 +288,7 @@ const walkOf = (pl: Plan, matches: string, count: string): string =>
  *   the capped count, and when they are all the matches the page is read from them;
  * - past the cap the page walks the sort order when that pays against the business's rows (the planner's
  *   estimate; the first pages of a common term), else it reads every match through the index.
- * Its first page is prepared (`prepared`).
+ * Its first page is prepared (`prepared`), on its generic plan where the driver allows (QueryOptions.generic).
  */
 function shortTermSql(e: EntitySchema, pl: Plan, totals: string): string {
   const col = sortColumn(e, pl.sort);
