@@ -114,6 +114,19 @@ async function checkProductionSafety(db: Db, opts: StartServerOptions): Promise<
  * describe (additive; destructive changes are refused), then the money rules' constraints and plans.
  */
 export async function migrateAll(db: Db, schemaRoot: string = REPO_ROOT, entities = entitiesAt(schemaRoot)): Promise<void> {
+  // Gateways (or admin commands) starting together on one PostgreSQL migrate one after another: two
+  // running the same DDL at once fail on the catalog ("tuple concurrently updated" from two CREATE OR
+  // REPLACE FUNCTION, a duplicate key from two CREATE TABLE IF NOT EXISTS). The lock is a transaction's,
+  // held on a connection of its own while the steps run on the others, so a process that dies lets go of
+  // it. PGlite is one process's, and its transaction would hold its only connection.
+  if (db.driver !== 'postgres') return migrateSteps(db, schemaRoot, entities);
+  await db.tx(async (held) => {
+    await held.query(`SELECT pg_advisory_xact_lock(hashtext('console:migrate-all'))`);
+    await migrateSteps(db, schemaRoot, entities);
+  });
+}
+
+async function migrateSteps(db: Db, schemaRoot: string, entities: ReturnType<typeof entitiesAt>): Promise<void> {
   await migrate(db, { schemaRoot });
   await applyMoneyDdl(db);
   // Persons stored before the automatic-insurance status existed get the status their information implies.
