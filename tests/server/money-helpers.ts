@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { openPglite, type Db } from '../../src/server/db.ts';
 import { openPgSchema } from './pg-schema.ts';
-import { resolve } from 'node:path';
 import { migrateAll, seedDemo } from '../../src/server/server.ts';
 import { migratedTemplate } from '../../src/server/migrated-template.ts';
+import { REPO_ROOT } from '../../src/server/entity/repo.ts';
 import { earliestCoverStart } from '../../src/server/domain/cover.ts';
 import { isDomainError } from '../../src/server/domain/errors.ts';
 import { idCardCheckChar } from '../../src/shared/checks.ts';
@@ -19,11 +19,9 @@ export interface Target {
   openEmpty(): Promise<Db>;
 }
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
 /** The gateway's start-up with the demo data (`--demo`): base tables, entity columns, money DDL (+ plans), demo seed, backfills. */
 export async function prepare(db: Db): Promise<Db> {
-  await migrateAll(db, ROOT);
+  await migrateAll(db);
   await seedDemo(db);
   return db;
 }
@@ -34,7 +32,7 @@ export async function prepare(db: Db): Promise<Db> {
  * prepared and written as that template.
  */
 async function preparedInMemory(): Promise<Db> {
-  const template = migratedTemplate(ROOT, ROOT, 'seeded');
+  const template = migratedTemplate(REPO_ROOT, REPO_ROOT, 'seeded');
   const db = await prepare(await openPglite('memory', template?.blob));
   await template?.save(db);
   return db;
