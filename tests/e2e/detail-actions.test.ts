@@ -42,9 +42,21 @@ describe('detail actions appear only when they can succeed', () => {
     await openOrder(open!);
     await expect.poll(() => hasButton('申请开票')).toBe(1);
     expect(await hasButton('去支付')).toBe(0);
-    // The action leads to the invoice form with this order chosen, which the gateway accepts.
+    // The action leads to the invoice form with this order chosen, which the gateway accepts. The page reads
+    // the invoiceable orders once: its picker shows what the page read (no second request for them).
+    const choiceCalls: string[] = [];
+    const onRequest = (r: { url(): string }) => r.url().includes('/api/invoices/invoiceable-orders') && choiceCalls.push(r.url());
+    page.on('request', onRequest);
     await page.getByRole('button', { name: '申请开票' }).click();
     await page.waitForURL(new RegExp(`/invoice-manage/apply/${open!.id}$`));
+    const chosen = page.locator('.ant-select-selection-item', { hasText: open!.orderNo });
+    await chosen.first().waitFor({ timeout: 20000 });
+    expect(await chosen.first().textContent()).toMatch(new RegExp(`^${open!.orderNo} · ¥[\\d,]+\\.\\d{2} · \\d{4}-\\d{2}-\\d{2} 支付$`));
+    await page.getByRole('combobox', { name: '开票订单' }).click();
+    await page.locator('.ant-select-item-option').first().waitFor();
+    expect(await page.locator('.ant-select-item-option').count()).toBeGreaterThan(1);
+    page.off('request', onRequest);
+    expect(choiceCalls).toHaveLength(1);
 
     const invoiced = paid.find((o) => o.invoiced);
     expect(invoiced, 'a paid, invoiced order in the demo data').toBeTruthy();

@@ -1,12 +1,12 @@
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Card, Select } from 'antd';
+import { Alert, Card } from 'antd';
 import { message } from '../feedback';
 import { createForm, onFieldInputValueChange, onFormSubmitStart, type Form as FormilyForm } from '@formily/core';
 import { createSchemaField, useForm, observer as formilyObserver } from '@formily/react';
 import { Form, FormButtonGroup, FormItem, Input as FInput, Password, Select as FSelect, Submit, Switch } from '@formily/antd-v5';
 import type { FormSchema } from '../../schema/types';
-import { api, ApiError } from '../../services/request';
+import { ApiError } from '../../services/request';
 import { toFormilyPath, toFormilySchema } from '../formSchema';
 import { CONFIRM_MISMATCH, confirmMismatch, labelLookup, payloadOf, sameAsOther, sendForm, type ServerError } from './formSubmit';
 import { FormErrorSummary } from './FormErrorSummary';
@@ -17,32 +17,13 @@ import { Loading } from '../layouts/Loading';
 import { needsHeavyInputs } from './formInputs';
 import { FileUpload } from '../upload/FileUpload';
 import { RowsImport } from '../upload/RowsImport';
+import { RemoteSelect } from './RemoteSelect';
 
 /** The shared SMS code input, reading the phone from the Formily form. */
 const SmsCodeInput = formilyObserver(function FormilySmsCodeInput(props: Omit<SmsCodeInputProps, 'phone'>) {
   const form = useForm();
   return <SmsInput {...props} phone={() => String(form.values.phone ?? '')} />;
 });
-
-/** Select whose options come from a list endpoint (rows' `value`/`label`, or id/name-like fields). */
-function RemoteSelect(props: { optionsApi: string; value?: unknown; onChange?: (v: unknown) => void; mode?: 'multiple'; 'aria-label'?: string }) {
-  const [options, setOptions] = useState<Array<{ label: string; value: string }>>([]);
-  useEffect(() => {
-    api
-      .get<{ list: Record<string, unknown>[] } | Record<string, unknown>[]>(props.optionsApi, { current: 1, pageSize: 100 })
-      .then((r) => {
-        const list = Array.isArray(r) ? r : r.list;
-        setOptions(
-          list.map((x) => {
-            const value = String(x.value ?? x.orderNo ?? x.invoiceNo ?? x.id);
-            return { value, label: String(x.label ?? x.name ?? value) };
-          }),
-        );
-      })
-      .catch(() => setOptions([]));
-  }, [props.optionsApi]);
-  return <Select aria-label={props['aria-label']} mode={props.mode} options={options} value={props.value} onChange={props.onChange} showSearch allowClear style={{ width: '100%' }} />;
-}
 
 const LIGHT_INPUTS = { FormItem, Input: FInput, Password, Select: FSelect, Switch, SmsCodeInput, RowsImport, RemoteSelect, FileUpload };
 const SchemaField = createSchemaField({ components: LIGHT_INPUTS });

@@ -5,6 +5,9 @@ import { getForm } from '../../../schema/registry';
 import { LazyFormPage as FormPage } from '../lazy';
 import { DetailNotFound } from '../DetailNotFound';
 import { useLoad } from './useLoad';
+import { PreloadedOptions } from '../RemoteSelect';
+
+const CHOICES_API = '/api/invoices/invoiceable-orders';
 
 interface Defaults {
   title: string;
@@ -20,7 +23,7 @@ interface Defaults {
 export function InvoiceApplyPage() {
   const { id } = useParams();
   const defaults = useLoad<Defaults>('/api/invoices/apply-defaults', '开票信息');
-  const choices = useLoad<Array<{ value: string }>>('/api/invoices/invoiceable-orders', '可开票订单');
+  const choices = useLoad<Array<{ value: string; label: string }>>(CHOICES_API, '可开票订单');
   const order = useLoad<{ orderNo: string }>(id ? `/api/orders/${encodeURIComponent(id)}` : null, '订单');
   const initialValues = useMemo(() => {
     if (!defaults.data) return undefined;
@@ -32,6 +35,7 @@ export function InvoiceApplyPage() {
       ...(order.data ? { orderNos: [order.data.orderNo] } : {}),
     };
   }, [defaults.data, order.data]);
+  const preloaded = useMemo(() => ({ [CHOICES_API]: choices.data }), [choices.data]);
   if (order.notFound) return <DetailNotFound message={order.notFound} />;
   if (!initialValues || choices.loading || (id && order.loading)) return <Skeleton active />;
   const offered = choices.data?.some((c) => c.value === order.data?.orderNo);
@@ -43,7 +47,10 @@ export function InvoiceApplyPage() {
       {order.data && !offered && (
         <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={`订单 ${order.data.orderNo} 未支付或已开票，不能开票，请选择其他订单。`} />
       )}
-      <FormPage schema={getForm('invoice-apply')} initialValues={offered ? initialValues : { ...initialValues, orderNos: undefined }} />
+      {/* The picker shows the choices read above instead of asking for them again. */}
+      <PreloadedOptions.Provider value={preloaded}>
+        <FormPage schema={getForm('invoice-apply')} initialValues={offered ? initialValues : { ...initialValues, orderNos: undefined }} />
+      </PreloadedOptions.Provider>
     </>
   );
 }
