@@ -158,8 +158,11 @@ export async function groupCounts(db: Queryable, e: EntitySchema, businessId: st
   const keys = o.by.map((k) => countKeyOf(k, e.fields[k]));
   const keySql = (k: (typeof keys)[number]) => (t ? k.column : k.expr('r'));
   const sumSql = (k: string) => (t ? `sum(${t.sums.find((x) => x.key === k)!.column})` : `sum(coalesce(r.${columnOf(k, e.fields[k])}, 0))`);
+  // Grouped by the day or the month itself, and formatted once per group: per row, to_char took about
+  // a sixth of PGlite's time for the workbench's 12 months (1,452 counter rows into 48 groups).
+  const groupSql = (k: (typeof keys)[number]) => (k.day && o.perMonth ? `date_trunc('month', ${keySql(k)}::timestamp)` : keySql(k));
   const select = [
-    ...keys.map((k) => `${k.day ? `to_char(${keySql(k)}, '${o.perMonth ? 'YYYY-MM' : 'YYYY-MM-DD'}')` : keySql(k)} AS "${k.key}"`),
+    ...keys.map((k) => `${k.day ? `to_char(${groupSql(k)}, '${o.perMonth ? 'YYYY-MM' : 'YYYY-MM-DD'}')` : keySql(k)} AS "${k.key}"`),
     `${t ? 'sum(n)' : 'count(*)'}::float8 AS n`,
     ...sums.map((k) => `${sumSql(k)}::float8 AS "${k}"`),
   ];
@@ -171,7 +174,7 @@ export async function groupCounts(db: Queryable, e: EntitySchema, businessId: st
     where.push(`${keySql(k)} BETWEEN $2::date AND $3::date`);
   }
   const from = t ? t.name : `${tableOf(e)} r`;
-  return db.query(`SELECT ${select.join(', ')} FROM ${from} WHERE ${where.join(' AND ')} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`, params);
+  return db.query(`SELECT ${select.join(', ')} FROM ${from} WHERE ${where.join(' AND ')} GROUP BY ${keys.map(groupSql).join(', ')}`, params, { prepare: true });
 }
 
 /** SQL of one value with its own $1… parameters. */
@@ -203,6 +206,8 @@ export async function readMany(db: Queryable, parts: Statement[]): Promise<numbe
     params.push(...p.params);
     return `${p.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`)} AS v${i}`;
   });
-  const [row] = await db.query<Record<string, number | string>>(`SELECT ${cols.join(', ')}`, params);
+  // Prepared: the workbench sends the same text for every business and day, and planning its dozen
+  // subqueries took about half of PGlite's time for it.
+  const [row] = await db.query<Record<string, number | string>>(`SELECT ${cols.join(', ')}`, params, { prepare: true });
   return parts.map((_, i) => Number(row[`v${i}`]));
 }
