@@ -16,6 +16,7 @@ import { makeIdCard } from '../id-card.ts';
 import { countTablesOf } from '../../src/server/entity/counts.ts';
 import { getRow, listRows } from '../../src/server/entity/query.ts';
 import { countList } from '../../src/server/entity/totals.ts';
+import { groupCounts } from '../../src/server/entity/count.ts';
 import { migrateEntities } from '../../src/server/entity/migrate.ts';
 import { addDays } from '../../src/server/domain/util.ts';
 import { DOMAIN_COLUMNS } from '../../src/server/domain/ddl.ts';
@@ -129,12 +130,49 @@ for (const target of targets()) {
       );
       await db.query(`INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, created_at) VALUES ('B1', 'OD1', '方案', 2, 500, now()), ('B1', 'OD2', '方案', 3, 700, now() - interval '3 days')`);
       await db.query(`UPDATE orders SET pay_status = 'paid', order_status = 'completed' WHERE order_no = 'OD1'`);
+      // Counted per day and per month: an order moved to another month, one at a month's last UTC minute.
+      await db.query(`UPDATE orders SET created_at = created_at - interval '40 days' WHERE order_no = 'OD2'`);
+      await db.query(`INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, created_at) VALUES ('B1', 'OD3', '方案', 1, 300, '2026-01-31 23:59:30+00')`);
       expect(await drift(db)).toEqual([]);
       const unpaid = await countList(db, registry.get('order'), 'B1', { payStatus: 'unpaid' });
-      expect(unpaid).toEqual({ total: 1, estimated: false });
+      expect(unpaid).toEqual({ total: 2, estimated: false }); // OD2 and OD3
       await db.query('TRUNCATE insure_records');
       expect(await drift(db)).toEqual([]);
       expect((await countList(db, record, 'B1', { status: 'effective' }, { today: '2026-06-30' })).total).toBe(0);
+    });
+  });
+
+  describe(`orders per month for the workbench's chart (${target.name})`, () => {
+    it('whole months from the month counts and the last month from the days up to its day equal the rows, however the range falls', async () => {
+      const db = await target.openEmpty();
+      try {
+        await migrateEntities(db, { entities: Object.values(registry.entities) });
+        await seedBusinesses(db);
+        // 400 orders of B1 over 2025-12 … 2026-07 (two plans, every few hours), and some of B2.
+        await db.query(
+          `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, created_at)
+           SELECT CASE WHEN g % 9 = 0 THEN 'B2' ELSE 'B1' END, 'OD' || g, CASE WHEN g % 2 = 0 THEN '甲' ELSE '乙' END, 1 + g % 4, 100 * g,
+                  timestamptz '2025-12-01 00:00+00' + g * interval '13 hours'
+             FROM generate_series(1, 400) g`,
+        );
+        const order = registry.get('order');
+        expect(countTablesOf(order).some((t) => t.keys.some((k) => k.month))).toBe(true);
+        const rowsOnly = { ...order, counts: [] };
+        const o = (from: string, to: string) => ({ by: ['createdAt', 'productName'], sum: ['personCount', 'amount'], days: { key: 'createdAt', from, to }, perMonth: true });
+        const sorted = (rows: Array<Record<string, unknown>>) => rows.map((r) => JSON.stringify(r, Object.keys(r).sort())).sort();
+        for (const [from, to] of [['2025-12-01', '2026-07-10'], ['2026-01-01', '2026-03-15'], ['2026-02-01', '2026-02-27'], ['2025-12-10', '2026-04-30'], ['2026-06-01', '2026-06-30']]) {
+          const counted = await groupCounts(db, order, 'B1', o(from, to));
+          expect(counted.length, `${from}…${to}`).toBeGreaterThan(0);
+          expect(sorted(counted), `${from}…${to}`).toEqual(sorted(await groupCounts(db, rowsOnly, 'B1', o(from, to))));
+        }
+        // A range filter on a list never reads the month counts: a mid-month range is exact.
+        expect(await countList(db, order, 'B1', { createdAt: '2026-02-10,2026-02-20' })).toEqual({
+          total: Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE business_id = 'B1' AND (created_at AT TIME ZONE 'UTC')::date BETWEEN '2026-02-10' AND '2026-02-20'`))[0].n),
+          estimated: false,
+        });
+      } finally {
+        await db.close();
+      }
     });
   });
 

@@ -108,6 +108,14 @@ describe('one problem, reported once, in the file that has it', () => {
     );
   });
 
+  it('counts per month must count a date: "per" on counts by a plain value is told so', () => {
+    const files = structuredClone(real) as Record<string, Def>;
+    files['schemas/entities/order.json'].counts.push({ by: ['payStatus'], per: 'month' }, { by: ['payStatus'], per: 'week' });
+    const issues = formatIssues(validateSchemas(files).filter((i) => i.file === 'schemas/entities/order.json'));
+    expect(issues).toContain(`$.counts[3].per: "month" counts a date or datetime field of "by" per month: name one in "by"`);
+    expect(issues).toContain('$.counts[4].per');
+  });
+
   it('JSON syntax errors name the line and column', () => {
     const at = (text: string) => {
       try {

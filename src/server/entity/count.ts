@@ -122,7 +122,8 @@ export function countedSql(e: EntitySchema, filters: Filter[], today: () => stri
   }
   const t = smallestCountTable(
     e,
-    (c) => (!sum || c.sums.some((s) => s.key === sum)) && filters.every((f) => c.keys.some((k) => k.key === f.key && f.counted?.kind === (k.day ? 'day' : 'value'))),
+    (c) => (!sum || c.sums.some((s) => s.key === sum)) && // A month's counts answer no day range: only the charts' groupCounts read them.
+    filters.every((f) => c.keys.some((k) => k.key === f.key && !k.month && f.counted?.kind === (k.day ? 'day' : 'value'))),
   );
   if (!t) return filters.length === 1 && !sum ? charCountedSql(e, filters[0]) : undefined;
   const conds = ['business_id = $1', ...filters.flatMap((f) => f.counted!.where(t.keys.find((k) => k.key === f.key)!.column))];
@@ -154,7 +155,10 @@ export interface GroupOptions {
  */
 export async function groupCounts(db: Queryable, e: EntitySchema, businessId: string, o: GroupOptions): Promise<Array<Record<string, string | number>>> {
   const sums = o.sum ?? [];
-  const t = smallestCountTable(e, (c) => o.by.every((k) => c.keys.some((x) => x.key === k)) && sums.every((k) => c.sums.some((x) => x.key === k)));
+  const fits = (c: CountTable) => o.by.every((k) => c.keys.some((x) => x.key === k)) && sums.every((k) => c.sums.some((x) => x.key === k));
+  const t = smallestCountTable(e, (c) => fits(c) && c.keys.every((k) => !k.month));
+  const monthly = t && monthlySql(e, t, fits, o);
+  if (monthly) return db.query(monthly, [businessId, o.days!.from, o.days!.to], { prepare: true });
   const keys = o.by.map((k) => countKeyOf(k, e.fields[k]));
   const keySql = (k: (typeof keys)[number]) => (t ? k.column : k.expr('r'));
   const sumSql = (k: string) => (t ? `sum(${t.sums.find((x) => x.key === k)!.column})` : `sum(coalesce(r.${columnOf(k, e.fields[k])}, 0))`);
@@ -175,6 +179,35 @@ export async function groupCounts(db: Queryable, e: EntitySchema, businessId: st
   }
   const from = t ? t.name : `${tableOf(e)} r`;
   return db.query(`SELECT ${select.join(', ')} FROM ${from} WHERE ${where.join(' AND ')} GROUP BY ${keys.map(groupSql).join(', ')}`, params, { prepare: true });
+}
+
+/**
+ * Per-month groups from whole months (`days.from` a month's first day, grouped by that date): the months
+ * before `days.to`'s from a counter table per month (`per: "month"`: 12 rows a year and plan, not 365),
+ * `days.to`'s own month from the day counts `t` up to `days.to` (the month table would add its later
+ * days). Undefined when the entity has no such month counts. Parameters: business, from, to.
+ */
+function monthlySql(e: EntitySchema, t: CountTable, fits: (c: CountTable) => boolean, o: GroupOptions): string | undefined {
+  const d = o.days;
+  if (!o.perMonth || !d || !/-01$/.test(d.from) || !o.by.includes(d.key)) return undefined;
+  const m = smallestCountTable(e, (c) => fits(c) && c.keys.length === t.keys.length && c.keys.some((k) => k.month && k.key === d.key));
+  if (!m) return undefined;
+  const col = (c: CountTable, key: string) => c.keys.find((k) => k.key === key)!.column;
+  const sums = o.sum ?? [];
+  const part = (c: CountTable, month: string, where: string) =>
+    `SELECT ${[month, ...o.by.filter((k) => k !== d.key).map((k) => col(c, k)), 'n', ...sums.map((k) => c.sums.find((x) => x.key === k)!.column)].join(', ')} FROM ${c.name} WHERE business_id = $1 AND ${where}`;
+  const lastMonth = `date_trunc('month', $3::date::timestamp)::date`;
+  const rows = [
+    part(m, `${col(m, d.key)} AS m_`, `${col(m, d.key)} >= $2::date AND ${col(m, d.key)} < ${lastMonth}`),
+    part(t, `date_trunc('month', ${col(t, d.key)}::timestamp)::date AS m_`, `${col(t, d.key)} BETWEEN greatest($2::date, ${lastMonth}) AND $3::date`),
+  ].join(' UNION ALL ');
+  const others = o.by.filter((k) => k !== d.key);
+  const select = [
+    ...o.by.map((k) => (k === d.key ? `to_char(m_, 'YYYY-MM') AS "${k}"` : `${col(t, k)} AS "${k}"`)),
+    'sum(n)::float8 AS n',
+    ...sums.map((k) => `sum(${t.sums.find((x) => x.key === k)!.column})::float8 AS "${k}"`),
+  ];
+  return `SELECT ${select.join(', ')} FROM (${rows}) x GROUP BY ${['m_', ...others.map((k) => col(t, k))].join(', ')}`;
 }
 
 /** SQL of one value with its own $1… parameters. */

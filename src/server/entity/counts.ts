@@ -28,6 +28,8 @@ export interface CountKey {
   expr: (r: string) => string;
   /** date and datetime fields are counted per day */
   day: boolean;
+  /** …or per month (`per: "month"`): the column holds each month's first day */
+  month?: boolean;
   /**
    * A FROM item joined to each counted row (alias r) that `expr` reads: a row is counted once per
    * value it yields (charCountTableOf: once per distinct character of a text).
@@ -54,9 +56,13 @@ export interface CountTable {
 const COMMENT_PREFIX = 'counts of ';
 const TRIGGERS = ['ins', 'del', 'upd', 'trunc'] as const;
 
-/** A counted field's key: its counter column and its SQL over a row of the counted table. */
-export function countKeyOf(key: string, f: FieldSchema): CountKey {
+/** A counted field's key: its counter column and its SQL over a row of the counted table (dates per day, or per month). */
+export function countKeyOf(key: string, f: FieldSchema, per: 'day' | 'month' = 'day'): CountKey {
   const c = columnOf(key, f);
+  if (per === 'month' && (f.type === 'date' || f.type === 'datetime')) {
+    const day = countKeyOf(key, f);
+    return { key, column: `${c}_month`, expr: (r) => `date_trunc('month', (${day.expr(r)})::timestamp)::date`, day: true, month: true };
+  }
   if (f.type === 'datetime') {
     const none = isNullable(f) ? (r: string) => `coalesce((${r}.${c} AT TIME ZONE 'UTC')::date, 'infinity'::date)` : (r: string) => `(${r}.${c} AT TIME ZONE 'UTC')::date`;
     return { key, column: `${c}_day`, expr: none, day: true };
@@ -78,7 +84,7 @@ function nameOf(table: string, keys: CountKey[]): string {
 export function countTablesOf(e: EntitySchema): CountTable[] {
   if (e.storage === false) return [];
   const table = tableOf(e);
-  const wanted: Array<{ by: string[]; sum: string[] }> = (e.counts ?? []).map((c) => ({ by: c.by, sum: c.sum ?? [] }));
+  const wanted: Array<{ by: string[]; sum: string[]; per?: 'day' | 'month' }> = (e.counts ?? []).map((c) => ({ by: c.by, sum: c.sum ?? [], per: c.per }));
   for (const f of Object.values(e.fields)) {
     const d = f.derived;
     if (d?.rule !== 'coverPeriod') continue;
@@ -88,7 +94,7 @@ export function countTablesOf(e: EntitySchema): CountTable[] {
   const stored = (k: string) => e.fields[k] !== undefined && hasColumn(e.fields[k]);
   // The schema check refuses counts of missing fields; an entity edited in code may still have them: skipped.
   for (const w of wanted.filter((x) => [...x.by, ...x.sum].every(stored))) {
-    const keys = w.by.map((k) => countKeyOf(k, e.fields[k]));
+    const keys = w.by.map((k) => countKeyOf(k, e.fields[k], w.per));
     const sums = w.sum.map((k) => ({ key: k, column: `${columnOf(k, e.fields[k])}_sum`, source: columnOf(k, e.fields[k]) }));
     const name = nameOf(table, keys);
     if (out.some((t) => t.name === name)) continue;

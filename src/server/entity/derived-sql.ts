@@ -81,7 +81,7 @@ export function derivedCountSql(e: EntitySchema, key: string, values: readonly s
   }
   const { eventValues } = coverOf(e, key);
   const byDay = (date: string): CountTable | undefined =>
-    tables.find((t) => t.keys.length === (rule.event ? 2 : 1) && t.keys.at(-1)!.key === date && (!rule.event || t.keys[0].key === rule.event));
+    tables.find((t) => t.keys.length === (rule.event ? 2 : 1) && t.keys.at(-1)!.key === date && !t.keys.at(-1)!.month && (!rule.event || t.keys[0].key === rule.event));
   const starts = byDay(rule.start);
   const ends = byDay(rule.end);
   if (!starts || !ends) return null;

@@ -59,6 +59,8 @@ export function derivedProblems(data: Record<string, Json>): SchemaProblem[] {
         if (!f || (f.derived && (f.derived as Record<string, Json>).rule !== 'insurableAge') || !types.includes(f.type as never)) out.push({ path: `$.counts[${i}].${list}[${j}]`, message: `${JSON.stringify(k)} must name a stored field of type ${types.join('/')}` });
       });
     }
+    const dated = (Array.isArray(c.by) ? c.by : []).some((k) => ['date', 'datetime'].includes(field(k)?.type as string));
+    if (c.per === 'month' && !dated) out.push({ path: `$.counts[${i}].per`, message: '"month" counts a date or datetime field of "by" per month: name one in "by"' });
   });
   return out;
 }

@@ -186,6 +186,8 @@ export interface EntitySchema {
 export interface EntityCounts {
   by: string[];
   sum?: string[];
+  /** Dates and datetimes of `by` per day (default) or per month: charts by month read 12 rows a year, not 365. */
+  per?: 'day' | 'month';
 }
 
 export interface FieldError {
