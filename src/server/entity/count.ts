@@ -7,7 +7,7 @@
  */
 import type { Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
-import { charCountTableOf, countKeyOf, countTablesOf, type CountTable } from './counts.ts';
+import { charCountTableOf, countKeyOf, countTablesOf, monthStart, type CountTable } from './counts.ts';
 import { columnOf, tableOf } from './ddl.ts';
 import { derivedCountSql } from './derived-sql.ts';
 import type { Filter } from './filters.ts';
@@ -120,10 +120,10 @@ export function countedSql(e: EntitySchema, filters: Filter[], today: () => stri
   if (derived) {
     return filters.length === 1 && !sum ? derivedCountSql(e, derived.key, derived.derived!, today, '$1') ?? undefined : undefined;
   }
+  // A month's counts answer no day range: only the charts' groupCounts read them.
   const t = smallestCountTable(
     e,
-    (c) => (!sum || c.sums.some((s) => s.key === sum)) && // A month's counts answer no day range: only the charts' groupCounts read them.
-    filters.every((f) => c.keys.some((k) => k.key === f.key && !k.month && f.counted?.kind === (k.day ? 'day' : 'value'))),
+    (c) => (!sum || c.sums.some((s) => s.key === sum)) && filters.every((f) => c.keys.some((k) => k.key === f.key && !k.month && f.counted?.kind === (k.day ? 'day' : 'value'))),
   );
   if (!t) return filters.length === 1 && !sum ? charCountedSql(e, filters[0]) : undefined;
   const conds = ['business_id = $1', ...filters.flatMap((f) => f.counted!.where(t.keys.find((k) => k.key === f.key)!.column))];
@@ -164,7 +164,7 @@ export async function groupCounts(db: Queryable, e: EntitySchema, businessId: st
   const sumSql = (k: string) => (t ? `sum(${t.sums.find((x) => x.key === k)!.column})` : `sum(coalesce(r.${columnOf(k, e.fields[k])}, 0))`);
   // Grouped by the day or the month itself, and formatted once per group: per row, to_char took about
   // a sixth of PGlite's time for the workbench's 12 months (1,452 counter rows into 48 groups).
-  const groupSql = (k: (typeof keys)[number]) => (k.day && o.perMonth ? `date_trunc('month', ${keySql(k)}::timestamp)` : keySql(k));
+  const groupSql = (k: (typeof keys)[number]) => (k.day && o.perMonth ? monthStart(keySql(k)) : keySql(k));
   const select = [
     ...keys.map((k) => `${k.day ? `to_char(${groupSql(k)}, '${o.perMonth ? 'YYYY-MM' : 'YYYY-MM-DD'}')` : keySql(k)} AS "${k.key}"`),
     `${t ? 'sum(n)' : 'count(*)'}::float8 AS n`,
@@ -194,14 +194,14 @@ function monthlySql(e: EntitySchema, t: CountTable, fits: (c: CountTable) => boo
   if (!m) return undefined;
   const col = (c: CountTable, key: string) => c.keys.find((k) => k.key === key)!.column;
   const sums = o.sum ?? [];
+  const others = o.by.filter((k) => k !== d.key);
   const part = (c: CountTable, month: string, where: string) =>
-    `SELECT ${[month, ...o.by.filter((k) => k !== d.key).map((k) => col(c, k)), 'n', ...sums.map((k) => c.sums.find((x) => x.key === k)!.column)].join(', ')} FROM ${c.name} WHERE business_id = $1 AND ${where}`;
-  const lastMonth = `date_trunc('month', $3::date::timestamp)::date`;
+    `SELECT ${[month, ...others.map((k) => col(c, k)), 'n', ...sums.map((k) => c.sums.find((x) => x.key === k)!.column)].join(', ')} FROM ${c.name} WHERE business_id = $1 AND ${where}`;
+  const lastMonth = monthStart('$3::date');
   const rows = [
     part(m, `${col(m, d.key)} AS m_`, `${col(m, d.key)} >= $2::date AND ${col(m, d.key)} < ${lastMonth}`),
-    part(t, `date_trunc('month', ${col(t, d.key)}::timestamp)::date AS m_`, `${col(t, d.key)} BETWEEN greatest($2::date, ${lastMonth}) AND $3::date`),
+    part(t, `${monthStart(col(t, d.key))} AS m_`, `${col(t, d.key)} BETWEEN greatest($2::date, ${lastMonth}) AND $3::date`),
   ].join(' UNION ALL ');
-  const others = o.by.filter((k) => k !== d.key);
   const select = [
     ...o.by.map((k) => (k === d.key ? `to_char(m_, 'YYYY-MM') AS "${k}"` : `${col(t, k)} AS "${k}"`)),
     'sum(n)::float8 AS n',

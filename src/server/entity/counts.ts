@@ -56,12 +56,15 @@ export interface CountTable {
 const COMMENT_PREFIX = 'counts of ';
 const TRIGGERS = ['ins', 'del', 'upd', 'trunc'] as const;
 
+/** SQL of the first day of the month of a date (or timestamp) expression, free of the session's time zone. */
+export const monthStart = (date: string): string => `date_trunc('month', (${date})::timestamp)::date`;
+
 /** A counted field's key: its counter column and its SQL over a row of the counted table (dates per day, or per month). */
 export function countKeyOf(key: string, f: FieldSchema, per: 'day' | 'month' = 'day'): CountKey {
   const c = columnOf(key, f);
   if (per === 'month' && (f.type === 'date' || f.type === 'datetime')) {
     const day = countKeyOf(key, f);
-    return { key, column: `${c}_month`, expr: (r) => `date_trunc('month', (${day.expr(r)})::timestamp)::date`, day: true, month: true };
+    return { key, column: `${c}_month`, expr: (r) => monthStart(day.expr(r)), day: true, month: true };
   }
   if (f.type === 'datetime') {
     const none = isNullable(f) ? (r: string) => `coalesce((${r}.${c} AT TIME ZONE 'UTC')::date, 'infinity'::date)` : (r: string) => `(${r}.${c} AT TIME ZONE 'UTC')::date`;
