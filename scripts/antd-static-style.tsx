@@ -7,15 +7,23 @@
  * On the first list page that was ~58 tags inside one long main-thread task. @ant-design/cssinjs skips
  * both steps for every style a static file already holds: the file ends with a rule
  * `.data-ant-cssinjs-cache-path{content:"<path>:<hash>;…"}` that the runtime reads once, and a style
- * whose path is listed is neither computed nor inserted. antd's static extraction
- * (@ant-design/static-style-extract) renders every antd component once on the server under our
- * ConfigProvider (the same theme as the console's, so the hashes match) and returns that file. The
- * shapes the console renders (the menu layout, a list's table, toolbar and pager) and Formily's inputs
- * are rendered with it, since their styles go through the same runtime. A style that is not in the file (a
- * popup antd leaves out of the extraction, another theme) is still inserted at run time as before.
+ * whose path is listed is neither computed nor inserted.
+ *
+ * The file is made as antd's static extraction (@ant-design/static-style-extract) makes it — render under
+ * our ConfigProvider (the same theme as the console's, so the hashes match) into a cssinjs cache, then
+ * write the cache out — but from the components the console renders, not every component antd exports:
+ * `CONSOLE_ANTD_COMPONENTS` (each antd component src/ imports; tests/unit/antd-static-style.test.ts keeps
+ * the list complete) plus the shapes the console renders them in (the menu layout, a list's table,
+ * toolbar and pager) and Formily's inputs, whose styles go through the same runtime. antd's whole set was
+ * 988 kB of CSS, a fifth of it for components no page shows (mentions, carousel, transfer, tree …), and
+ * every element's style is matched against the rules that end in a tag or an attribute (`td`, `a`,
+ * `[class^="ant-…"]`), whichever component they belong to. A style that is not in the file (another
+ * theme, a component added without the list) is still inserted at run time as before.
  */
 import React from 'react';
-import { extractStyle } from '@ant-design/static-style-extract';
+import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
+import { renderToString } from 'react-dom/server';
+import * as antd from 'antd';
 import { Badge, Button, Checkbox, ConfigProvider, Divider, Drawer, Dropdown, Layout, Menu, Modal, Popconfirm, Popover, Space, Spin, Table, Tag, Tooltip, message, notification } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { createForm } from '@formily/core';
@@ -66,6 +74,31 @@ const headerActions = () => [
     </Dropdown>
   </Space>,
 ];
+
+/**
+ * The antd components the console renders (its imports from 'antd', components only). Popups that
+ * render nothing while closed (Modal, Drawer, Tooltip, Popover, Popconfirm) and ConfigProvider are drawn
+ * in ConsoleComponents below instead.
+ */
+export const CONSOLE_ANTD_COMPONENTS = [
+  'Alert', 'Badge', 'Breadcrumb', 'Button', 'Card', 'Checkbox', 'Col', 'DatePicker', 'Descriptions', 'Divider', 'Dropdown',
+  'Empty', 'Form', 'Image', 'Input', 'InputNumber', 'Layout', 'List', 'Menu', 'Pagination', 'Popconfirm', 'Popover', 'Progress',
+  'Result', 'Row', 'Select', 'Skeleton', 'Space', 'Spin', 'Statistic', 'Table', 'Tabs', 'Tag', 'Tooltip', 'Typography', 'Upload',
+  'Modal', 'Drawer', 'ConfigProvider',
+] as const;
+const DRAWN_BELOW = new Set(['Modal', 'Drawer', 'Tooltip', 'Popover', 'Popconfirm', 'ConfigProvider', 'Dropdown', 'Menu']);
+
+/** Each listed component once in its default shape, as antd's extraction renders it. */
+function ListedComponents() {
+  return (
+    <>
+      {CONSOLE_ANTD_COMPONENTS.filter((n) => !DRAWN_BELOW.has(n)).map((n) => {
+        const C = antd[n] as React.ComponentType;
+        return <C key={n} />;
+      })}
+    </>
+  );
+}
 
 /**
  * The components antd's extraction leaves out (popups, which it does not render) or renders in one shape
@@ -139,16 +172,18 @@ export function antdStaticCss(): string {
   const warn = console.error;
   console.error = () => undefined;
   try {
-    return extractStyle((node) => (
-      <>
+    const cache = createCache();
+    renderToString(
+      <StyleProvider cache={cache}>
         {/* The spinner shown while the saved state loads, before the console's theme applies (PersistLayout). */}
         <Spin size="large" />
         <ConfigProvider locale={zhCN} theme={CONSOLE_THEME} button={{ autoInsertSpace: false }}>
-          {node}
+          <ListedComponents />
           <ConsoleComponents />
         </ConfigProvider>
-      </>
-    ));
+      </StyleProvider>,
+    );
+    return extractStyle(cache, true);
   } finally {
     console.error = warn;
   }
