@@ -143,19 +143,23 @@ describe('ConsoleTable', () => {
     setWindowSize(1280, 900);
     const long = { id: 1, name: '一个非常非常长的投保人姓名需要被截断显示', city: '上海' };
     render(<ConsoleTable<Row> rowKey="id" search={false} columns={columns} dataSource={[long]} />);
-    const cityCell = await screen.findByText('上海');
+    const cityCell = (await screen.findByText('上海')).closest<HTMLElement>('td')!;
     fireEvent.mouseEnter(cityCell);
     await new Promise((r) => setTimeout(r, 150));
     expect(document.querySelector('.ant-tooltip')).toBeNull();
 
-    const nameCell = screen.getByText(long.name).closest<HTMLElement>('.console-table-ellipsis')!;
-    expect(nameCell).not.toBeNull();
+    // The cell is the text's own box: no wrapper per cell.
+    const nameCell = screen.getByText(long.name) as HTMLElement;
+    expect(nameCell.tagName).toBe('TD');
+    expect(nameCell.className).toContain('ant-table-cell-ellipsis');
     Object.defineProperty(nameCell, 'scrollWidth', { configurable: true, value: 500 });
     Object.defineProperty(nameCell, 'clientWidth', { configurable: true, value: 300 });
     fireEvent.mouseEnter(nameCell);
     await waitFor(() => expect(document.querySelector('.ant-tooltip')?.textContent).toBe(long.name));
     // First column → topLeft.
     expect(document.querySelector('.ant-tooltip')?.className).toContain('ant-tooltip-placement-topLeft');
+    fireEvent.mouseLeave(nameCell);
+    await waitFor(() => expect(document.querySelector('.ant-tooltip:not(.ant-tooltip-hidden)')).toBeNull());
   });
 
   it('resizes a column by dragging the handle, never below 60 px', async () => {

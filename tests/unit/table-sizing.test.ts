@@ -149,7 +149,16 @@ describe('buildColumns', () => {
     expect(out[0].ellipsis).toBeUndefined();
     expect(cls(out[0].onCell!({} as Row, 0))).toBe('ant-table-cell-ellipsis');
     expect(cls(out[0].onHeaderCell!(out[0] as never))).toBe('ant-table-cell-ellipsis');
-    expect(out[0].render).toBeTypeOf('function');
+    // The text stays the cell's own (no wrapper per cell); a cut cell's tooltip is the table's (CellTip).
+    expect(out[0].render).toBe(columns[0].render);
+    const tip = { show: vi.fn(), hide: vi.fn() };
+    const withTip = buildColumns(columns, {}, {}, { tip }) as Array<{ onCell?: (r: Row, i: number) => Record<string, unknown> }>;
+    const cell = withTip[0].onCell!({} as Row, 0) as { className?: string; onMouseEnter: (e: unknown) => void; onMouseLeave: () => void };
+    expect(cell.className).toBe('ant-table-cell-ellipsis');
+    cell.onMouseEnter('event');
+    expect(tip.show).toHaveBeenCalledWith('event', 'topLeft');
+    cell.onMouseLeave();
+    expect(tip.hide).toHaveBeenCalledTimes(1);
     expect(out[1].ellipsis).toBe(false);
     expect(out[1].onCell).toBeUndefined();
     expect(out[3].onCell).toBeUndefined();

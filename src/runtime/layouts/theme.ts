@@ -7,6 +7,10 @@ import type { ThemeConfig } from 'antd';
  * "登录" is read and matched as one word).
  */
 export const CONSOLE_THEME: ThemeConfig = {
+  // One antd and one theme on every page: its styles need no hash class to tell themes apart. Unhashed,
+  // antd's classes alone select them (the list's status badges are drawn as markup, table/cells.tsx), and
+  // no selector of the static stylesheet carries a :where(.css-…) to check.
+  hashed: false,
   token: {
     colorPrimary: '#0958d9',
     colorInfo: '#0958d9',

@@ -8,6 +8,7 @@ import { TableToolbar, type Density } from './TableToolbar';
 import { applyColumnsState, settableColumns, type ColumnsStateControl, type ColumnsStateMap } from './columnsState';
 import { useListData, type ListRequest, type ListRequestData, type SortParams, type TableAction } from './useListData';
 import { searchBoxWidth, searchColumns, toSearchParams, type SearchValues } from './searchParams';
+import { useCellTip } from './CellTip';
 import { applyWidths, buildColumns, columnKey, isShownInTable, type ColumnWidths } from './columns';
 import { DEFAULT_PAGE_SIZE, LAYOUT_HEADER_HEIGHT, SELECTION_COLUMN_WIDTH, paginationConfig, rowsOnPage, scrollY, tableWidthPlan } from './sizing';
 import { useWindowSize } from './useWindowSize';
@@ -179,17 +180,18 @@ export function ConsoleTable<T extends Row, U extends Params = Params>(props: Co
 
   const selectionWidth = rowSelection ? (typeof rowSelection.columnWidth === 'number' ? rowSelection.columnWidth : SELECTION_COLUMN_WIDTH) : 0;
   const onResize = useCallback((key: string, width: number) => setWidths((w) => ({ ...w, [key]: width })), []);
+  const [tip, tipNode] = useCellTip();
 
   const { tableColumns, scrollX, settings } = useMemo(() => {
     const cols = applyColumnsState(allColumns, columnsState);
     const shown = applyWidths(cols, widths).filter((c) => isShownInTable(c as AnyListColumn));
     const plan = tableWidthPlan({ windowWidth, columns: shown, selectionWidth });
     return {
-      tableColumns: toTableColumns(buildColumns(cols, widths, plan, { onResize })),
+      tableColumns: toTableColumns(buildColumns(cols, widths, plan, { onResize, tip })),
       scrollX: plan.scrollX,
       settings: settableColumns(allColumns).map(({ col, key }) => ({ key, title: col.title as ReactNode, fixed: !!col.fixed })),
     };
-  }, [allColumns, columnsState, widths, windowWidth, selectionWidth, onResize]);
+  }, [allColumns, columnsState, widths, windowWidth, selectionWidth, onResize, tip]);
 
   const y = scrollY({ windowHeight, rowCount, maxHeight });
   const mergedScroll = { ...(scrollX !== undefined ? { x: scrollX } : {}), ...(y !== undefined ? { y } : {}), ...scroll };
@@ -244,6 +246,7 @@ export function ConsoleTable<T extends Row, U extends Params = Params>(props: Co
           onColumnsState={setColumnsState}
         />
         {lightTableCan(tableProps as TableProps<Row>) ? <LightTable {...(tableProps as TableProps<Row>)} /> : <Table<T> {...tableProps} />}
+        {tipNode}
       </div>
     </>
   );

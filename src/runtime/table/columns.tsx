@@ -1,6 +1,6 @@
-import { isValidElement, type ReactNode } from 'react';
+import { isValidElement, type MouseEvent, type ReactNode } from 'react';
 import type { AnyListColumn, ListColumn } from './listColumn';
-import { EllipsisCell } from './EllipsisCell';
+import type { CellTipApi } from './CellTip';
 import type { ResizableTitleProps } from './ResizableTitle';
 import { DEFAULT_COLUMN_WIDTH, MIN_COLUMN_WIDTH, tooltipPlacement, type WidthPlan } from './sizing';
 
@@ -54,6 +54,8 @@ function wantsEllipsis(col: AnyListColumn): boolean {
 export interface BuildColumnsOptions {
   /** Called when the user resizes a column; without it headers are not resizable. */
   onResize?: (key: string, width: number) => void;
+  /** The table's tooltip for cut-off cells (useCellTip); without it a cut cell shows no tooltip. */
+  tip?: CellTipApi;
 }
 
 /**
@@ -62,7 +64,8 @@ export interface BuildColumnsOptions {
  *   DEFAULT_COLUMN_WIDTH so the real table width equals `plan.scrollX`;
  * - no horizontal scroll → every `fixed` is removed (the 操作 column is fixed right only while scrolling);
  * - text columns are truncated with an ellipsis and a tooltip (opt out with `ellipsis: false`): antd's
- *   ellipsis class on its cells and header, and the cell's own EllipsisCell;
+ *   ellipsis class on its cells and header, and the table's one tooltip (`options.tip`, CellTip.tsx)
+ *   shown over a cell whose text is cut;
  * - header cells get ResizableTitle props through `onHeaderCell`.
  */
 export function buildColumns<T>(
@@ -86,17 +89,38 @@ export function buildColumns<T>(
     const ellipsis = visible && wantsEllipsis(col as AnyListColumn);
     if (ellipsis) {
       const placement = tooltipPlacement(shown.indexOf(col), count);
-      const original = col.render;
       // antd's ellipsis class on the cells and the header (the table is laid out `fixed`, see ConsoleTable)
-      // rather than antd's `ellipsis`, and the cell's own EllipsisCell for the tooltip.
+      // rather than antd's `ellipsis`, and the table's tooltip on the pointer's way in. A fixed column's cell
+      // lets its content overflow (antd's shadow): its text is cut in antd's inner span instead.
       delete next.ellipsis;
       const userCell = col.onCell;
-      next.onCell = (record, index) => withEllipsisClass(userCell?.(record, index));
-      next.render = (text, record, index) => {
-        const out = original ? original(text, record, index) : text;
-        if (isRenderedCellObject(out)) return out;
-        return <EllipsisCell placement={placement}>{out as ReactNode}</EllipsisCell>;
+      const tip = options.tip;
+      const enter = (e: MouseEvent<HTMLElement>) => tip?.show(e, placement);
+      const leave = () => tip?.hide();
+      next.onCell = (record, index) => {
+        const props = withEllipsisClass(userCell?.(record, index));
+        if (!tip) return props;
+        const own = props as { onMouseEnter?: (e: MouseEvent<HTMLElement>) => void; onMouseLeave?: (e: MouseEvent<HTMLElement>) => void };
+        if (!own.onMouseEnter && !own.onMouseLeave) return { ...props, onMouseEnter: enter, onMouseLeave: leave };
+        return {
+          ...props,
+          onMouseEnter: (e: MouseEvent<HTMLElement>) => {
+            own.onMouseEnter?.(e);
+            enter(e);
+          },
+          onMouseLeave: (e: MouseEvent<HTMLElement>) => {
+            own.onMouseLeave?.(e);
+            leave();
+          },
+        };
       };
+      if (next.fixed) {
+        const original = col.render;
+        next.render = (text, record, index) => {
+          const out = original ? original(text, record, index) : text;
+          return isRenderedCellObject(out) ? out : <span className="ant-table-cell-content">{out as ReactNode}</span>;
+        };
+      }
     }
 
     const onResize = options.onResize;

@@ -2,7 +2,7 @@ export { ConsoleTable, type ConsoleTableProps, type ConsoleRequestData, type Tab
 export { applyColumnsState, moveColumn, type ColumnState, type ColumnsStateMap, type ColumnsStateControl } from './columnsState';
 export { buildColumns, applyWidths, columnKey, type ColumnWidths, type BuildColumnsOptions } from './columns';
 export { ResizableTitle, KEYBOARD_RESIZE_STEP, RESIZE_HANDLE_LABEL, type ResizableTitleProps } from './ResizableTitle';
-export { EllipsisCell, isOverflowing, type EllipsisCellProps } from './EllipsisCell';
+export { useCellTip, isOverflowing, type CellTipApi } from './CellTip';
 export { useWindowSize, FALLBACK_WINDOW_SIZE, type WindowSize } from './useWindowSize';
 export {
   SCROLL_Y_OFFSET,
