@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState, type ComponentType, type CSSProperties, type Key, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ComponentType, type CSSProperties, type Key, type ReactNode } from 'react';
 import { Empty, Pagination, Spin, theme, type TableProps } from 'antd';
 import { HeaderCell, nextSortOrder, type SortOrder } from './LightHeaderCell';
 import { columnKey, isRenderedCellObject } from './columns';
@@ -202,6 +202,37 @@ export function LightTable({
   const empty = typeof emptyText === 'function' ? emptyText() : emptyText ?? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   const sizeClass = size === 'small' ? 'ant-table-small' : size === 'middle' ? 'ant-table-middle' : undefined;
 
+  // The header row is drawn again only when the columns, the sort or the sideways scrolling change, not
+  // when rows arrive (its resizable titles were a third of a first page's second render).
+  const onSortRef = useRef(onSort);
+  onSortRef.current = onSort;
+  const sortOrder = sort?.order ?? null;
+  const head = useMemo(
+    () => (
+          <thead className="ant-table-thead">
+            <tr>
+              {columns.map((c, i) => {
+                const headerProps = (c.onHeaderCell?.(c as never) ?? {}) as Record<string, unknown>;
+                return (
+                  <HeaderCell
+                    key={keys[i]}
+                    Th={Th}
+                    column={c}
+                    headerProps={headerProps}
+                    className={join('ant-table-cell', c.className, fixClass(i))}
+                    style={{ position: 'sticky', top: 0, zIndex: fixStyle(i) ? 3 : 2, ...fixStyle(i), textAlign: c.align }}
+                    order={i === sortedIndex ? sortOrder : null}
+                    onSort={c.sorter ? () => onSortRef.current(c, i) : undefined}
+                  />
+                );
+              })}
+            </tr>
+          </thead>
+    ),
+    // keys, fixStyle and fixClass follow the columns and the scrolling.
+    [rawColumns, sortedIndex, sortOrder, scrolling, Th],
+  );
+
   return (
     <div className={join('ant-table-wrapper', hashId, className)} style={style}>
       {/* A first load (no rows yet) shows its spinner in the empty body: the blur's fade in and out over
@@ -219,25 +250,7 @@ export function LightTable({
                     <col key={keys[i]} style={c.width !== undefined ? { width: c.width } : undefined} />
                   ))}
                 </colgroup>
-                <thead className="ant-table-thead">
-                  <tr>
-                    {columns.map((c, i) => {
-                      const headerProps = (c.onHeaderCell?.(c as never) ?? {}) as Record<string, unknown>;
-                      return (
-                        <HeaderCell
-                          key={keys[i]}
-                          Th={Th}
-                          column={c}
-                          headerProps={headerProps}
-                          className={join('ant-table-cell', c.className, fixClass(i))}
-                          style={{ position: 'sticky', top: 0, zIndex: fixStyle(i) ? 3 : 2, ...fixStyle(i), textAlign: c.align }}
-                          order={i === sortedIndex ? sort!.order : null}
-                          onSort={c.sorter ? () => onSort(c, i) : undefined}
-                        />
-                      );
-                    })}
-                  </tr>
-                </thead>
+                {head}
                 <tbody className="ant-table-tbody">
                   {rows.length === 0 ? (
                     <tr className="ant-table-placeholder">
