@@ -209,25 +209,25 @@ export function LightTable({
   const sortOrder = sort?.order ?? null;
   const head = useMemo(
     () => (
-          <thead className="ant-table-thead">
-            <tr>
-              {columns.map((c, i) => {
-                const headerProps = (c.onHeaderCell?.(c as never) ?? {}) as Record<string, unknown>;
-                return (
-                  <HeaderCell
-                    key={keys[i]}
-                    Th={Th}
-                    column={c}
-                    headerProps={headerProps}
-                    className={join('ant-table-cell', c.className, fixClass(i))}
-                    style={{ position: 'sticky', top: 0, zIndex: fixStyle(i) ? 3 : 2, ...fixStyle(i), textAlign: c.align }}
-                    order={i === sortedIndex ? sortOrder : null}
-                    onSort={c.sorter ? () => onSortRef.current(c, i) : undefined}
-                  />
-                );
-              })}
-            </tr>
-          </thead>
+      <thead className="ant-table-thead">
+        <tr>
+          {columns.map((c, i) => {
+            const headerProps = (c.onHeaderCell?.(c as never) ?? {}) as Record<string, unknown>;
+            return (
+              <HeaderCell
+                key={keys[i]}
+                Th={Th}
+                column={c}
+                headerProps={headerProps}
+                className={join('ant-table-cell', c.className, fixClass(i))}
+                style={{ position: 'sticky', top: 0, zIndex: fixStyle(i) ? 3 : 2, ...fixStyle(i), textAlign: c.align }}
+                order={i === sortedIndex ? sortOrder : null}
+                onSort={c.sorter ? () => onSortRef.current(c, i) : undefined}
+              />
+            );
+          })}
+        </tr>
+      </thead>
     ),
     // keys, fixStyle and fixClass follow the columns and the scrolling.
     [rawColumns, sortedIndex, sortOrder, scrolling, Th],
