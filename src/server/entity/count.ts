@@ -7,7 +7,7 @@
  */
 import type { Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
-import { charCountTableOf, countKeyOf, countTablesOf, monthStart, type CountTable } from './counts.ts';
+import { charCountTableOf, countKeyOf, countTablesOf, isMonthly, monthStart, type CountTable } from './counts.ts';
 import { columnOf, tableOf } from './ddl.ts';
 import { derivedCountSql } from './derived-sql.ts';
 import type { Filter } from './filters.ts';
@@ -101,10 +101,13 @@ export async function countRows(db: Queryable, table: string, where: string, par
   return totalOf(row.n, row.estimate === null ? null : Number(row.estimate), cap);
 }
 
-/** The entity's counter table with the fewest keys among those `fits` accepts (the fewest rows to read). */
-function smallestCountTable(e: EntitySchema, fits: (c: CountTable) => boolean): CountTable | undefined {
+/**
+ * The entity's counter table with the fewest keys among those `fits` accepts (the fewest rows to read):
+ * by day (every reader), or by month (only the charts' month groups, monthlySql).
+ */
+function smallestCountTable(e: EntitySchema, fits: (c: CountTable) => boolean, per: 'day' | 'month' = 'day'): CountTable | undefined {
   return countTablesOf(e)
-    .filter(fits)
+    .filter((c) => isMonthly(c) === (per === 'month') && fits(c))
     .sort((a, b) => a.keys.length - b.keys.length)[0];
 }
 
@@ -120,10 +123,9 @@ export function countedSql(e: EntitySchema, filters: Filter[], today: () => stri
   if (derived) {
     return filters.length === 1 && !sum ? derivedCountSql(e, derived.key, derived.derived!, today, '$1') ?? undefined : undefined;
   }
-  // A month's counts answer no day range: only the charts' groupCounts read them.
   const t = smallestCountTable(
     e,
-    (c) => (!sum || c.sums.some((s) => s.key === sum)) && filters.every((f) => c.keys.some((k) => k.key === f.key && !k.month && f.counted?.kind === (k.day ? 'day' : 'value'))),
+    (c) => (!sum || c.sums.some((s) => s.key === sum)) && filters.every((f) => c.keys.some((k) => k.key === f.key && f.counted?.kind === (k.day ? 'day' : 'value'))),
   );
   if (!t) return filters.length === 1 && !sum ? charCountedSql(e, filters[0]) : undefined;
   const conds = ['business_id = $1', ...filters.flatMap((f) => f.counted!.where(t.keys.find((k) => k.key === f.key)!.column))];
@@ -156,7 +158,7 @@ export interface GroupOptions {
 export async function groupCounts(db: Queryable, e: EntitySchema, businessId: string, o: GroupOptions): Promise<Array<Record<string, string | number>>> {
   const sums = o.sum ?? [];
   const fits = (c: CountTable) => o.by.every((k) => c.keys.some((x) => x.key === k)) && sums.every((k) => c.sums.some((x) => x.key === k));
-  const t = smallestCountTable(e, (c) => fits(c) && c.keys.every((k) => !k.month));
+  const t = smallestCountTable(e, fits);
   const monthly = t && monthlySql(e, t, fits, o);
   if (monthly) return db.query(monthly, [businessId, o.days!.from, o.days!.to], { prepare: true });
   const keys = o.by.map((k) => countKeyOf(k, e.fields[k]));
@@ -190,7 +192,7 @@ export async function groupCounts(db: Queryable, e: EntitySchema, businessId: st
 function monthlySql(e: EntitySchema, t: CountTable, fits: (c: CountTable) => boolean, o: GroupOptions): string | undefined {
   const d = o.days;
   if (!o.perMonth || !d || !/-01$/.test(d.from) || !o.by.includes(d.key)) return undefined;
-  const m = smallestCountTable(e, (c) => fits(c) && c.keys.length === t.keys.length && c.keys.some((k) => k.month && k.key === d.key));
+  const m = smallestCountTable(e, (c) => fits(c) && c.keys.length === t.keys.length && c.keys.some((k) => k.month && k.key === d.key), 'month');
   if (!m) return undefined;
   const col = (c: CountTable, key: string) => c.keys.find((k) => k.key === key)!.column;
   const sums = o.sum ?? [];

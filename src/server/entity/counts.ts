@@ -56,6 +56,9 @@ export interface CountTable {
 const COMMENT_PREFIX = 'counts of ';
 const TRIGGERS = ['ins', 'del', 'upd', 'trunc'] as const;
 
+/** Whether a counter table counts its date per month (`per: "month"`): only the charts' month groups read those. */
+export const isMonthly = (t: CountTable): boolean => t.keys.some((k) => k.month);
+
 /** SQL of the first day of the month of a date (or timestamp) expression, free of the session's time zone. */
 export const monthStart = (date: string): string => `date_trunc('month', (${date})::timestamp)::date`;
 

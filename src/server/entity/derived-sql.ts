@@ -7,7 +7,7 @@
 import { coverCountSql, coverStatusSql, coverStatusWhere, type CountSelection, type CoverColumns } from '../../shared/cover-status.ts';
 import { ageStatusSql, ageStatusWhere, type PlanAgesSql } from '../../shared/insurable-age.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
-import { countTablesOf, type CountTable } from './counts.ts';
+import { countTablesOf, isMonthly, type CountTable } from './counts.ts';
 import { columnOf, tableOf } from './ddl.ts';
 import { repoEntities } from './repo.ts';
 
@@ -81,7 +81,7 @@ export function derivedCountSql(e: EntitySchema, key: string, values: readonly s
   }
   const { eventValues } = coverOf(e, key);
   const byDay = (date: string): CountTable | undefined =>
-    tables.find((t) => t.keys.length === (rule.event ? 2 : 1) && t.keys.at(-1)!.key === date && !t.keys.at(-1)!.month && (!rule.event || t.keys[0].key === rule.event));
+    tables.find((t) => t.keys.length === (rule.event ? 2 : 1) && t.keys.at(-1)!.key === date && !isMonthly(t) && (!rule.event || t.keys[0].key === rule.event));
   const starts = byDay(rule.start);
   const ends = byDay(rule.end);
   if (!starts || !ends) return null;
