@@ -38,6 +38,11 @@ export function openKeysFor(routes: RouteNode[], pathname: string): string[] {
     .map((n) => n.path);
 }
 
+/** The open groups with `groups` opened too: `open` itself when they already are (no new array, no store write). */
+export function withGroupsOpen(open: string[], groups: string[]): string[] {
+  return groups.every((k) => open.includes(k)) ? open : [...open, ...groups.filter((k) => !open.includes(k))];
+}
+
 /** Menu key to highlight: the page itself, or for a hidden page (a detail) the nearest shown sibling list. */
 export function selectedKeyFor(routes: RouteNode[], pathname: string): string | undefined {
   const trail = trailFor(routes, pathname);

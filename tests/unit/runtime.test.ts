@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { RouteNode, RoutesFile } from '../../src/schema/types';
-import { buildMenu, documentTitle, openKeysFor, selectedKeyFor } from '../../src/runtime/menu';
+import { buildMenu, documentTitle, openKeysFor, selectedKeyFor, withGroupsOpen } from '../../src/runtime/menu';
 import { canAccess, denialFor, denialForTrail } from '../../src/runtime/access';
 import { breadcrumbFor, firstAccessibleChild, groupRoutes, layoutOf, resolveRedirect, safeRedirect, trailFor } from '../../src/runtime/nav/tree';
 import { findRoute, flattenRoutes } from '../../src/schema/routes';
@@ -60,6 +60,10 @@ describe('menu from the route schema', () => {
     expect(selectedKeyFor(routesFile.routes, `${CM}/order-manage/7`)).toBe(`${CM}/order-manage`);
     expect(selectedKeyFor(routesFile.routes, `${CM}/invoice-manage/apply`)).toBe(`${CM}/invoice-manage`);
     expect(documentTitle('订单管理', routesFile.brand)).toBe(`订单管理 ${routesFile.brand.trim()}`);
+    // Groups the user opened stay open; the page's are added, and nothing changes when they already are.
+    const open = ['/service', M];
+    expect(withGroupsOpen(open, [M, CM])).toEqual(['/service', M, CM]);
+    expect(withGroupsOpen(open, [M])).toBe(open);
   });
 
   it('explains why a route is closed, also for a group requirement', () => {

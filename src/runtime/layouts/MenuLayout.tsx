@@ -4,7 +4,7 @@ import { Layout, Menu, Space, type MenuProps } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { routesFile } from '../../schema/registry';
 import { useStores } from '../context';
-import { buildMenu, openKeysFor, selectedKeyFor, type MenuEntry } from '../menu';
+import { buildMenu, openKeysFor, selectedKeyFor, withGroupsOpen, type MenuEntry } from '../menu';
 import { iconFor } from '../icons';
 import { useAccessContext } from './AccessLayout';
 import { AccountMenu, BusinessSwitch } from './HeaderActions';
@@ -61,8 +61,8 @@ export const MenuLayout = observer(function MenuLayout() {
   useEffect(() => {
     const keys = selected ? [selected] : [];
     if (keys.join() !== nav.selectedKeys.join()) nav.setSelectedKeys(keys);
-    const open = openKeysFor(routesFile.routes, pathname);
-    if (open.length && !open.every((k) => nav.openKeys.includes(k))) nav.setOpenKeys([...new Set([...nav.openKeys, ...open])]);
+    const open = withGroupsOpen(nav.openKeys, openKeysFor(routesFile.routes, pathname));
+    if (open !== nav.openKeys) nav.setOpenKeys(open);
     if (nav.menuType === 'horizontal') nav.setHorizontalSelectedUrl(pathname);
   }, [pathname, nav, selected]);
 

@@ -3,7 +3,7 @@ import { Button, Layout, Menu, type MenuProps } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { observer } from 'mobx-react-lite';
 import { routesFile } from '../../schema/registry';
-import { openKeysFor } from '../menu';
+import { openKeysFor, withGroupsOpen } from '../menu';
 import { useStores } from '../context';
 import { LAYOUT_HEADER_HEIGHT, SIDER_FOLD_BELOW, SIDER_FOLDED_WIDTH, SIDER_WIDTH } from '../table/sizing';
 import { windowSize } from '../table/useWindowSize';
@@ -38,10 +38,7 @@ export const SideMenu = observer(function SideMenu({ items, selectedKeys }: { it
   const [popupKeys, setPopupKeys] = useState<string[]>([]);
   const selected = selectedKeys[0];
   const stored = nav.openKeys;
-  const open = useMemo(() => {
-    const route = selected ? openKeysFor(routesFile.routes, selected) : [];
-    return route.every((k) => stored.includes(k)) ? stored : [...stored, ...route.filter((k) => !stored.includes(k))];
-  }, [stored, selected]);
+  const open = useMemo(() => withGroupsOpen(stored, selected ? openKeysFor(routesFile.routes, selected) : []), [stored, selected]);
   const openKey = open.join('\n');
   const openKeys = useMemo(() => open, [openKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const onOpenChange = useCallback((keys: string[]) => (folded ? setPopupKeys(keys) : nav.setOpenKeys(keys)), [folded, nav]);
