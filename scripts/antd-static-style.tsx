@@ -18,7 +18,8 @@
  * 988 kB of CSS, a fifth of it for components no page shows (mentions, carousel, transfer, tree …), and
  * every element's style is matched against the rules that end in a tag or an attribute (`td`, `a`,
  * `[class^="ant-…"]`), whichever component they belong to. A style that is not in the file (another
- * theme, a component added without the list) is still inserted at run time as before.
+ * theme, a component added without the list) is still inserted at run time as before. The nested copies
+ * of antd's box-sizing resets, which select nothing the simple ones do not, are left out (css-resets.ts).
  */
 import React from 'react';
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
@@ -30,6 +31,7 @@ import { createForm } from '@formily/core';
 import { createSchemaField } from '@formily/react';
 import { ArrayTable, DatePicker, Form, FormButtonGroup, FormItem, Input, NumberPicker, Password, Select, Submit, Switch } from '@formily/antd-v5';
 import { CONSOLE_THEME } from '../src/runtime/layouts/theme.ts';
+import { dropCoveredResets } from './css-resets.ts';
 
 const SchemaField = createSchemaField({ components: { ArrayTable, DatePicker, FormItem, Input, NumberPicker, Password, Select, Switch } });
 const field = (component: string) => ({ type: 'string', 'x-decorator': 'FormItem', 'x-component': component });
@@ -183,7 +185,7 @@ export function antdStaticCss(): string {
         </ConfigProvider>
       </StyleProvider>,
     );
-    return extractStyle(cache, true);
+    return dropCoveredResets(extractStyle(cache, true)).css;
   } finally {
     console.error = warn;
   }

@@ -44,5 +44,8 @@ describe("antd's static styles (scripts/antd-static-style.tsx)", () => {
     expect(holds(['.ant-mentions', '.ant-carousel', '.ant-transfer', '.ant-tree-select', '.ant-color-picker', '.ant-tour'])).toEqual([]);
     // The console's primary colour (layouts/theme.ts), so the hashes match the runtime's.
     expect(css).toContain('#0958d9');
+    // The box-sizing resets without their nested copies (scripts/css-resets.ts), the simple ones kept.
+    expect(css).toContain('[class^="ant-table"],[class*=" ant-table"]{');
+    expect(css).not.toContain('[class^="ant-table"] [class^="ant-table"]');
   });
 });
