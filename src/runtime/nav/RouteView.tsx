@@ -9,6 +9,7 @@ import { ErrorBoundary } from '../errors';
 import { Loading } from '../layouts/Loading';
 import { PageHeader } from './PageHeader';
 import { useDocumentTitle } from './useDocumentTitle';
+import { RowLinksProvider } from '../table/ListLink';
 
 export { preloadPage } from '../pages/SchemaPage';
 
@@ -26,7 +27,9 @@ export const RouteView = observer(function RouteView({ route }: { route: RouteNo
       <RouteGuard route={route}>
         <ErrorBoundary key={`${pathname}|${user.businessInfo.businessId}`}>
           <Suspense fallback={<Loading />}>
-            <SchemaPage page={route.page!} />
+            <RowLinksProvider>
+              <SchemaPage page={route.page!} />
+            </RowLinksProvider>
           </Suspense>
         </ErrorBoundary>
       </RouteGuard>
