@@ -56,7 +56,17 @@ export const SideMenu = observer(function SideMenu({ items, selectedKeys }: { it
       data-testid="side-menu"
     >
       <nav aria-label="主菜单" style={SIDER_BODY}>
-        <StableMenu mode="inline" items={items} selectedKeys={selectedKeys} openKeys={folded ? popupKeys : openKeys} onOpenChange={onOpenChange} style={MENU_STYLE} />
+        <StableMenu
+          mode="inline"
+          items={items}
+          selectedKeys={selectedKeys}
+          openKeys={folded ? popupKeys : openKeys}
+          onOpenChange={onOpenChange}
+          style={MENU_STYLE}
+          // Unfolded, antd wraps each entry in a tooltip that never opens (its label is shown): one popup
+          // trigger per entry, drawn twice at mount. Folded to icons, the tooltips show the labels.
+          _internalDisableMenuItemTitleTooltip={!folded}
+        />
         <Button
           type="text"
           aria-label={folded ? '展开菜单' : '收起菜单'}
