@@ -17,6 +17,7 @@ import { groupRoutes } from './nav/tree';
 import { observer } from 'mobx-react-lite';
 import { useStores } from './context';
 import { useDocumentTitle } from './nav/useDocumentTitle';
+import { consolePathOf } from './nav/consoleLink';
 
 // The public pages (sign-in, set-password, agreement: antd Form and Input) and the 404 page (antd Result)
 // load in their own chunks too, so a signed-in page's first load carries neither.
@@ -64,11 +65,9 @@ const PagePreload = observer(function PagePreload() {
       preloadRouteData(`${path}${query}`);
     };
     const onPress = (e: MouseEvent) => {
-      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
       const a = e.target instanceof Element ? e.target.closest<HTMLAnchorElement>('a[href]') : null;
-      if (!a || (a.target && a.target !== '_self') || a.origin !== window.location.origin || a.hasAttribute('download')) return;
-      if (base && a.pathname !== base && !a.pathname.startsWith(`${base}/`)) return;
-      preloadPage(a.pathname.slice(base.length) || '/', a.search);
+      const path = consolePathOf(e, a, base);
+      if (path !== undefined) preloadPage(path, a!.search);
     };
     // Back and Forward: the browser has the new URL before the router renders its page.
     const onHistory = () => preloadPage(window.location.pathname.slice(base.length) || '/', window.location.search);

@@ -1,6 +1,7 @@
 import { createContext, useContext, useMemo, type MouseEvent, type ReactNode } from 'react';
 import { Link, useHref, useLocation, useNavigate } from 'react-router-dom';
 import { linkKeepingListState } from './urlState';
+import { consolePathOf } from '../nav/consoleLink';
 
 interface RowLinks {
   location: { pathname: string; search: string };
@@ -29,10 +30,10 @@ export function RowLinksProvider({ children }: { children: ReactNode }) {
       // button or another target the browser opens the href itself (new tab, window, download).
       onClick: (e) => {
         const a = e.currentTarget;
-        if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.altKey || e.ctrlKey || e.shiftKey) return;
-        if (a.target && a.target !== '_self') return;
+        const path = e.defaultPrevented ? undefined : consolePathOf(e, a, base);
+        if (path === undefined) return;
         e.preventDefault();
-        navigate(`${a.pathname.slice(base.length) || '/'}${a.search}${a.hash}`);
+        navigate(`${path}${a.search}${a.hash}`);
       },
     }),
     [location, base, navigate],
