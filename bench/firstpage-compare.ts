@@ -76,14 +76,12 @@ try {
         const first = i === 0;
         const tag = `${l.label}-${rate}x`;
         let profiler: import('playwright-core').CDPSession | undefined;
+        // The first run's trace is kept (--trace); the others are read for --cpu, then deleted.
+        const keptTrace = first && !!flags.trace;
+        const tracePath = keptTrace ? (mkdirSync(flags.trace!, { recursive: true }), join(flags.trace!, `${tag}.json`)) : cpuDir ? join(cpuDir, `${tag}.json`) : undefined;
         const r = await measureFirstPage(browser, l.gw.origin, l.state, {
           rate,
-          tracePath:
-            first && flags.trace
-              ? (mkdirSync(flags.trace, { recursive: true }), join(flags.trace, `${tag}.json`))
-              : cpuDir
-                ? join(cpuDir, `${tag}.json`)
-                : undefined,
+          tracePath,
           before:
             first && flags.profile
               ? async (page) => {
@@ -105,10 +103,9 @@ try {
         (l.results.get(rate) ?? l.results.set(rate, []).get(rate)!).push(r);
         const f = (n: number) => Math.round(n);
         let cpuNote = '';
-        if (flags.cpu) {
-          const path = first && flags.trace ? join(flags.trace, `${tag}.json`) : join(cpuDir!, `${tag}.json`);
-          const c = navigationCpu(path);
-          if (!(first && flags.trace)) rmSync(path);
+        if (flags.cpu && tracePath) {
+          const c = navigationCpu(tracePath);
+          if (!keptTrace) rmSync(tracePath);
           (l.cpu.get(rate) ?? l.cpu.set(rate, []).get(rate)!).push(c.cpu);
           cpuNote = `; main-thread CPU ${f(c.cpu)} ms`;
         }
