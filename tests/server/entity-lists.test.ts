@@ -337,6 +337,38 @@ for (const target of targets()) {
       }
     });
 
+    it("a page in id order reads the business's own rows: another business's newer rows are not walked", async () => {
+      // 3,000 newer orders of B2 on top of B1's (ids above all of them), none matching B1's filter.
+      await db.query(
+        `INSERT INTO orders (business_id, order_no, product_name, person_count, amount_cents, pay_status, order_status)
+         SELECT 'B2', 'ODTOP' || lpad(g::text, 6, '0'), '团体意外险_基础版', 1, 100, 'paid', 'completed' FROM generate_series(1, 3000) AS g`,
+      );
+      await db.query('ANALYZE orders');
+      try {
+        const order = registry.get('order');
+        const statements: Array<{ sql: string; params?: unknown[] }> = [];
+        const spy = { query: (sql: string, params?: unknown[], opts?: QueryOptions) => (statements.push({ sql, params }), db.query(sql, params, opts)) };
+        for (const q of [{ sortField: 'id', sortOrder: 'descend' }, { sortField: 'id', sortOrder: 'descend', productName: '标准版' }]) {
+          statements.length = 0;
+          const page = await listRows(spy as Db, order, 'B1', { ...q, pageSize: '20' });
+          const want = await db.query<{ id: number }>(
+            `SELECT id FROM orders WHERE business_id = 'B1' ${q.productName ? `AND product_name LIKE '%标准版%'` : ''} ORDER BY id DESC LIMIT 20`,
+          );
+          expect(page.list.map((r) => r.id)).toEqual(want.map((r) => r.id));
+          // What the statements read of the orders table: no scan drops thousands of rows on its way.
+          for (const { sql, params } of statements) {
+            const [plan] = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+            const raw = plan['QUERY PLAN'];
+            const removed = [...JSON.stringify(typeof raw === 'string' ? JSON.parse(raw) : raw).matchAll(/"Rows Removed by (?:Filter|Index Recheck)":\s*(\d+)/g)].map((m) => Number(m[1]));
+            expect(Math.max(0, ...removed), `${JSON.stringify(q)}: ${sql}`).toBeLessThan(100);
+          }
+        }
+      } finally {
+        await db.query(`DELETE FROM orders WHERE order_no LIKE 'ODTOP%'`);
+        await db.query('ANALYZE orders');
+      }
+    });
+
     it('pageRows walks every row of a filter slice after slice (exports): in the list order, ties and empty values included, new rows shift nothing', async () => {
       const order = registry.get('order');
       const walk = async (q: Record<string, string>, size: number, between?: () => Promise<unknown>) => {

@@ -5,7 +5,8 @@
 import type { Queryable } from '../db.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
 import type { SeekKey } from './ddl.ts';
-import { decidedPlan, pageIdsSql, sortColumn, type ListQuery, type PageOptions } from './query.ts';
+import { pageIdsSql } from './page-ids.ts';
+import { decidedPlan, sortColumn, type ListQuery, type PageOptions } from './query.ts';
 import { applyMasks, selectList } from './select.ts';
 
 /**

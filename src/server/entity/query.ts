@@ -8,11 +8,12 @@ import { localParts } from '../domain/util.ts';
 import type { EntitySchema, FieldSchema } from '../../shared/entity/types.ts';
 import { FREQUENT_TERM, walkSql } from './short-terms.ts';
 import { cappedCountSql, countedSql, estimateSql, EXACT_COUNT_LIMIT, totalColumns, totalOf } from './count.ts';
-import { anchoredIdsSql, dayCountsOf, type DayCounts } from './day-counts.ts';
+import { dayCountsOf, type DayCounts } from './day-counts.ts';
 import { columnOf, seekAfter, sortKey, tableOf, type SeekKey } from './ddl.ts';
 import { hasDerived } from './derived-sql.ts';
 import { applyMasks, selectList } from './select.ts';
 import { parseFilters, QueryError, type Param } from './filters.ts';
+import { fewIdsSql, pageIdsSql, TENANT } from './page-ids.ts';
 
 export { QueryError } from './filters.ts';
 
@@ -44,7 +45,7 @@ export interface ListResult {
 /** The business's calendar day now (BUSINESS_TZ), for callers that pass no `today`. */
 export const businessToday = (now: Date = new Date()): string => localParts(now).date;
 
-interface Sort {
+export interface Sort {
   /** the field key sorted on ('id' for the id order) */
   field: string;
   order: 'ascend' | 'descend';
@@ -64,9 +65,6 @@ function orderBy(e: EntitySchema, q: ListQuery): Sort {
   if (asked && (!f || !f.sort)) throw new QueryError('sortField', `不支持按“${f?.label ?? field}”排序`);
   return { field, order, sql: f ? sortKey(columnOf(field, f), f, order) : sortKey('id', undefined, order) };
 }
-
-/** Pages that start at this offset or later start from the day counts (shallower ones skip little). */
-const DAY_COUNTS_FROM = EXACT_COUNT_LIMIT;
 
 /**
  * Unfiltered first pages of these sizes are prepared statements (QueryOptions.prepare): the API's
@@ -153,7 +151,7 @@ export function plan(e: EntitySchema, businessId: string, q: ListQuery, opts: Pa
   const counted = () => (countedRef ??= { sql: counts ? undefined : countedSql(e, filtered, today, sum) }).sql;
   const current = positiveInt(q.current, 1, 1_000_000, 'current', '页码');
   const pageSize = positiveInt(q.pageSize, 20, opts.maxPageSize ?? 100, 'pageSize', '每页条数');
-  const and = (clauses: string[]) => ['business_id = $1', ...clauses].join(' AND ');
+  const and = (clauses: string[]) => [TENANT, ...clauses].join(' AND ');
   return {
     table: tableOf(e),
     where: and([...filtered.flatMap((f) => f.where), ...seek]),
@@ -187,23 +185,6 @@ export async function decidedPlan(db: Queryable, e: EntitySchema, businessId: st
   const texts = pl.params.map((v) => (typeof v === 'string' ? v : null));
   const [row] = await db.query<{ n: number | string }>(`SELECT ${estimateSql(pl.table, pl.shortWhere, texts.length, true)} AS n`, texts);
   return Number(row.n) >= FREQUENT_TERM ? plan(e, businessId, q, opts, sum, new Set(pl.shortTerms)) : pl;
-}
-
-/**
- * The ids of one page (and `extra` rows after it), read from the (business_id, sort column, id) index
- * alone (a deferred join: only the page's own rows are read whole). A deep page in the order of an
- * entity's day counts starts at the day its offset falls in rather than skipping every index entry
- * before it. LIMIT and OFFSET are literals (integers the plan computed): with parameters there, a
- * prepared first page's generic plan would assume a tenth of the business is fetched and lose to
- * planning each run.
- */
-export function pageIdsSql(pl: Plan, extra = 0): string {
-  const limit = String(pl.pageSize + extra);
-  const offset = String(pl.offset);
-  if (pl.counts && pl.sort.field === pl.counts.field && pl.offset >= DAY_COUNTS_FROM) {
-    return anchoredIdsSql(pl.counts, pl.sort.order === 'ascend' ? 'ASC' : 'DESC', '$1', pl.sort.sql, limit, offset);
-  }
-  return `SELECT id FROM ${pl.table} WHERE ${pl.where} ORDER BY ${pl.sort.sql} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /**
@@ -276,7 +257,7 @@ const prepared = (pl: Plan): boolean => pl.prepare || (pl.shortTerms.length > 0 
 
 /** walkSql for this plan's page, the business's rows being the planner's estimate of them. */
 const walkOf = (pl: Plan, matches: string, count: string): string =>
-  walkSql(matches, count, estimateSql(pl.table, 'business_id = $1', 1), pl.offset + pl.pageSize + 1);
+  walkSql(matches, count, estimateSql(pl.table, TENANT, 1), pl.offset + pl.pageSize + 1);
 
 /**
  * listRows' statement for short contains-terms no counter answers (2 characters: 郑杰), which decides in
@@ -316,22 +297,6 @@ function honestTotal(total: number, estimated: boolean, pl: Plan, rows: number, 
   if (more) return { total: Math.max(total, pl.offset + pl.pageSize + 1), estimated };
   if (rows > 0) return { total: pl.offset + rows, estimated: false };
   return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.min(total, pl.offset)), estimated };
-}
-
-/**
- * The ids of one page of a filter that matches few rows (at most EXACT_COUNT_LIMIT): every match is read
- * first, by the filter's own indexes, then sorted. Walking the sort index instead, as pageIdsSql does, is
- * right for a filter many rows match; for a rare one it reads nearly all the business's rows to find
- * its few (待生效 persons: 4 among 100,000, 47 ms, because the planner guessed 297). The inner LIMIT
- * (never reached: this runs only for at most EXACT_COUNT_LIMIT matches) keeps the planner from walking
- * the sort order into the filter, and keeps the statement's estimated cost low: costed as a read of
- * every row, this branch that does not run pushed the unfiltered list's statement over PostgreSQL's JIT
- * threshold, and page 1000 spent 34 ms compiling (64 ms instead of 2 ms). `all`: every match of a short
- * term whose count says walking costs more, read through its characters index (Plan.matchWhere; OFFSET 0
- * keeps the sort out of the read).
- */
-function fewIdsSql(pl: Plan, all = false, extra = 0): string {
-  return `SELECT id FROM (SELECT * FROM ${pl.table} WHERE ${all ? pl.matchWhere : pl.where} ${all ? 'OFFSET 0' : `LIMIT ${EXACT_COUNT_LIMIT + 1}`}) few ORDER BY ${pl.sort.sql} LIMIT ${pl.pageSize + extra} OFFSET ${pl.offset}`;
 }
 
 /**
