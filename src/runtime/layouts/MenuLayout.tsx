@@ -1,37 +1,17 @@
 import { useEffect, useMemo } from 'react';
-import { Link, Outlet, useLocation } from 'react-router-dom';
-import { Layout, Menu, Space, type MenuProps } from 'antd';
+import { Outlet, useLocation } from 'react-router-dom';
+import { Layout, Menu, Space } from 'antd';
 import { observer } from 'mobx-react-lite';
 import { routesFile } from '../../schema/registry';
 import { useStores } from '../context';
-import { buildMenu, openKeysFor, selectedKeyFor, withGroupsOpen, type MenuEntry } from '../menu';
-import { iconFor } from '../icons';
+import { buildMenu, openKeysFor, selectedKeyFor, withGroupsOpen } from '../menu';
+import { toItems } from './menuItems';
 import { useAccessContext } from './AccessLayout';
 import { AccountMenu, BusinessSwitch } from './HeaderActions';
 import { Brand } from './Brand';
 import { SideMenu } from './SideMenu';
 import { CONTENT_PADDING, LAYOUT_HEADER_HEIGHT } from '../table/sizing';
 import { HEADER_BAR_STYLE } from './headerBar';
-
-type Items = NonNullable<MenuProps['items']>;
-
-/** Menu items of the entries: a page is a link (an external one opens in a new tab), a group opens; icons on the first level. */
-function toItems(entries: MenuEntry[], depth = 0): Items {
-  return entries.map((e) => ({
-    key: e.path,
-    icon: depth === 0 ? iconFor(e.icon) : undefined,
-    label: e.children ? (
-      e.name
-    ) : e.href ? (
-      <a href={e.href} target="_blank" rel="noreferrer">
-        {e.name}
-      </a>
-    ) : (
-      <Link to={e.path}>{e.name}</Link>
-    ),
-    children: e.children ? toItems(e.children, depth + 1) : undefined,
-  }));
-}
 
 /** Only the sections that render in the menu layout (/main, /service, /account) are in its menu. */
 const menuRoutes = routesFile.routes.filter((r) => r.layout === 'menu');
@@ -78,9 +58,10 @@ export const MenuLayout = observer(function MenuLayout() {
 const MenuFrame = observer(function MenuFrame({ selected }: { selected: string | undefined }) {
   const { nav } = useStores();
   const ctx = useAccessContext();
-  const items = useMemo(() => toItems(buildMenu(menuRoutes, ctx)), [ctx.userType, ctx.servicePacks.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
-  const selectedKeys = useMemo(() => (selected ? [selected] : []), [selected]);
+  const entries = useMemo(() => buildMenu(menuRoutes, ctx), [ctx.userType, ctx.servicePacks.join(',')]); // eslint-disable-line react-hooks/exhaustive-deps
   const top = nav.menuType === 'horizontal';
+  const items = useMemo(() => (top ? toItems(entries) : undefined), [top, entries]);
+  const selectedKeys = useMemo(() => (selected ? [selected] : []), [selected]);
   return (
     <Layout style={LAYOUT_STYLE}>
       <Layout.Header style={HEADER_STYLE}>
@@ -89,7 +70,7 @@ const MenuFrame = observer(function MenuFrame({ selected }: { selected: string |
         {ACTIONS}
       </Layout.Header>
       <Layout hasSider={!top}>
-        {!top && <SideMenu items={items} selectedKeys={selectedKeys} />}
+        {!top && <SideMenu entries={entries} selected={selected} />}
         <Layout.Content style={CONTENT_STYLE}>
           <Outlet />
         </Layout.Content>

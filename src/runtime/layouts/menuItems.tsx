@@ -1,0 +1,24 @@
+import { Link } from 'react-router-dom';
+import type { MenuProps } from 'antd';
+import type { MenuEntry } from '../menu';
+import { iconFor } from '../icons';
+
+export type MenuItems = NonNullable<MenuProps['items']>;
+
+/** antd Menu items of the entries: a page is a link (an external one opens in a new tab), a group opens; icons on the first level. */
+export function toItems(entries: MenuEntry[], depth = 0): MenuItems {
+  return entries.map((e) => ({
+    key: e.path,
+    icon: depth === 0 ? iconFor(e.icon) : undefined,
+    label: e.children ? (
+      e.name
+    ) : e.href ? (
+      <a href={e.href} target="_blank" rel="noreferrer">
+        {e.name}
+      </a>
+    ) : (
+      <Link to={e.path}>{e.name}</Link>
+    ),
+    children: e.children ? toItems(e.children, depth + 1) : undefined,
+  }));
+}
