@@ -79,11 +79,11 @@ function Entry(props: EntryProps) {
  * button (aria-expanded) whose entries are in the page only while it is open; a page is a link, the one
  * shown marked aria-current. Tab moves through them as through any links and buttons.
  *
- * antd's Menu mounted about 60 ms of main-thread work at normal CPU into the first list page after
- * sign-in (the workbench has no menu): a context provider per entry comparing its context, a hidden
- * second copy of every entry to register key paths, motion and overflow wrappers (docs/decisions.md,
- * "The unfolded side menu is a navigation list"). Folded to icons, the menu's entries open as pop-ups,
- * which antd's Menu still draws (SideMenu).
+ * The first list page after sign-in mounts the menu (the workbench has none), and antd's Menu mounts a
+ * context provider per entry comparing its context, a hidden second copy of every entry to register key
+ * paths, motion and overflow wrappers: without them that page's main-thread time at 4x CPU went from
+ * 1,806 to 1,595 ms (docs/decisions.md, "The menu layout is antd's Layout and Menu"). Folded to icons,
+ * the menu's entries open as pop-ups, which antd's Menu still draws (SideMenu).
  */
 export const SideNav = memo(function SideNav({ entries, selected, open, onToggle, style }: { entries: MenuEntry[]; selected: string | undefined; open: readonly string[]; onToggle: (key: string) => void; style: CSSProperties }) {
   return (

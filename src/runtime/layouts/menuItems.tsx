@@ -3,7 +3,7 @@ import type { MenuProps } from 'antd';
 import type { MenuEntry } from '../menu';
 import { iconFor } from '../icons';
 
-export type MenuItems = NonNullable<MenuProps['items']>;
+type MenuItems = NonNullable<MenuProps['items']>;
 
 /** antd Menu items of the entries: a page is a link (an external one opens in a new tab), a group opens; icons on the first level. */
 export function toItems(entries: MenuEntry[], depth = 0): MenuItems {
