@@ -180,6 +180,18 @@ describe('writes', () => {
     }).toEqual(before);
   });
 
+  it('a roster of 1,200 rows (checked in slices) with one bad id card → the same 400 for its row, nothing stored', async () => {
+    const counts = async () => Promise.all(['insured_persons', 'insure_records', 'insure_batches', 'orders'].map((t) => count(t, BIZ_ADMIN)));
+    const before = await counts();
+    const rows = Array.from({ length: 1200 }, (_, i) => ({ name: '李长卷', idCard: makeIdCard('330106', `${1970 + Math.floor(i / 100)}0101`, i % 100), phone: '13912345678', jobType: '快递员' }));
+    rows[1100].idCard = rows[1100].idCard.slice(0, 17) + (rows[1100].idCard[17] === '0' ? '1' : '0');
+    const r = await c.call('POST', '/api/insure/roster', { body: { planName: plan, startDate: '2030-01-01', rows } });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('名单中有数据不正确，本批次未提交，请修改后重新提交');
+    expect(r.body.errors).toEqual([{ field: 'rows[1100].idCard', message: '身份证号不正确' }]);
+    expect(await counts()).toEqual(before);
+  });
+
   it('valid roster creates a batch and records', async () => {
     const records = await count('insure_records', BIZ_ADMIN);
     const rows = [1, 2, 3].map((i) => ({

@@ -6,12 +6,13 @@
  */
 import type { FastifyReply, FastifyRequest, FastifySchema, RouteShorthandOptions } from 'fastify';
 import { createEntityAjv, mapAjvErrors } from '../../shared/entity/ajv.ts';
-import { toJsonSchema } from '../../shared/entity/json-schema.ts';
+import { toJsonSchema, type JsonSchema } from '../../shared/entity/json-schema.ts';
 import { inputFields, normalizePayload } from '../../shared/entity/rules.ts';
 import type { EntitySchema } from '../../shared/entity/types.ts';
 import { localParts } from '../domain/util.ts';
 import { yieldToLoop } from '../util.ts';
 import { badInput, errorHandler, INVALID_INPUT } from '../http/errors.ts';
+import { slicedBodyValidator } from './sliced-validation.ts';
 
 /** Date bounds such as `maxDate: "today"` use the business calendar (Asia/Shanghai), not UTC. */
 const ajv = createEntityAjv({ today: () => localParts(new Date()).date });
@@ -32,7 +33,9 @@ export function entityInput(entity: EntitySchema, opts: EntityInputOptions = {})
   const fields = inputFields(entity);
   return {
     schema: { ...opts.doc, body: toJsonSchema(entity, { mode: 'create' }) } as FastifySchema,
-    validatorCompiler: ({ schema }) => ajv.compile(schema as object),
+    // A body with a long array (a roster's rows) is checked in slices of the event loop (sliced-validation.ts).
+    // Fastify awaits a validator's promise (its types only admit a branded one).
+    validatorCompiler: (({ schema }: { schema: unknown }) => slicedBodyValidator(ajv, schema as JsonSchema)) as unknown as NonNullable<RouteShorthandOptions['validatorCompiler']>,
     // Trimmed strings; null, blank strings and empty lists mean "not given" (the browser does the same).
     preValidation: async (req: FastifyRequest) => {
       opts.guard?.(req);
