@@ -1,7 +1,7 @@
 import { cloneElement, isValidElement, memo, type CSSProperties, type KeyboardEvent, type ReactElement } from 'react';
-import { Link } from 'react-router-dom';
 import type { MenuEntry } from '../menu';
 import { iconFor } from '../icons';
+import { entryLink } from './menuItems';
 
 /** antd's indent per level of an inline menu. */
 const INDENT = 24;
@@ -58,17 +58,7 @@ function Entry(props: EntryProps) {
   return (
     <li className={classes('ant-menu-item', !icon && 'ant-menu-item-only-child', current && 'ant-menu-item-selected')} style={{ paddingLeft: INDENT * (depth + 1) }}>
       {icon}
-      <span className="ant-menu-title-content">
-        {e.href ? (
-          <a href={e.href} target="_blank" rel="noreferrer">
-            {e.name}
-          </a>
-        ) : (
-          <Link to={e.path} aria-current={current ? 'page' : undefined}>
-            {e.name}
-          </Link>
-        )}
-      </span>
+      <span className="ant-menu-title-content">{entryLink(e, current)}</span>
     </li>
   );
 }
