@@ -10,7 +10,7 @@
  * Fastify awaits a validator that returns a promise and then reads the function's `errors` (as Ajv's
  * own validators leave them), so the function sets them before its promise settles.
  */
-import type { Ajv, ErrorObject } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../../shared/entity/json-schema.ts';
 import { SLICE_ROWS, yieldToLoop } from '../util.ts';
 
@@ -22,11 +22,19 @@ export function slicedBodyValidator(ajv: Ajv, schema: Schema): BodyValidator {
   const props = schema.properties ?? {};
   const arrays = Object.keys(props).filter((k) => props[k].type === 'array' && props[k].items && typeof props[k].items === 'object');
   if (!arrays.length) return whole;
-  const withoutItems = Object.fromEntries(arrays.map((k) => [k, Object.fromEntries(Object.entries(props[k]).filter(([kw]) => kw !== 'items'))]));
-  const head = ajv.compile({ ...schema, properties: { ...props, ...withoutItems } });
-  const items = arrays.map((k) => [k, ajv.compile(props[k].items as object)] as const);
+  // The slices' validators are compiled when a long body first needs them, not at every gateway start.
+  let parts: { head: ValidateFunction; items: Array<readonly [string, ValidateFunction]> } | undefined;
+  const partsOf = () => {
+    if (parts) return parts;
+    const withoutItems = Object.fromEntries(arrays.map((k) => [k, Object.fromEntries(Object.entries(props[k]).filter(([kw]) => kw !== 'items'))]));
+    return (parts = {
+      head: ajv.compile({ ...schema, properties: { ...props, ...withoutItems } }),
+      items: arrays.map((k) => [k, ajv.compile(props[k].items as object)] as const),
+    });
+  };
 
   const checkRows = async (body: Record<string, unknown>): Promise<boolean> => {
+    const { head, items } = partsOf();
     const headErrors = head(body) ? [] : [...(head.errors ?? [])];
     const under = (e: ErrorObject, key: string) => e.instancePath === `/${key}` || e.instancePath.startsWith(`/${key}/`);
     // In the whole schema's order: the other fields' errors, then per array its items' errors and its own.
@@ -47,7 +55,7 @@ export function slicedBodyValidator(ajv: Ajv, schema: Schema): BodyValidator {
 
   const validate: BodyValidator = (data) => {
     const body = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
-    if (body && items.some(([key]) => Array.isArray(body[key]) && (body[key] as unknown[]).length > SLICE_ROWS)) return checkRows(body);
+    if (body && arrays.some((key) => Array.isArray(body[key]) && (body[key] as unknown[]).length > SLICE_ROWS)) return checkRows(body);
     const ok = whole(data);
     validate.errors = whole.errors;
     return ok;
