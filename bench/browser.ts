@@ -112,7 +112,7 @@ export async function runBrowser(report: Report, o: { repoRoot: string }): Promi
     const renderedAt = await page
       .waitForFunction(
         () =>
-          document.querySelectorAll('[data-testid=roster-row] input').length > 0 &&
+          document.querySelectorAll('[data-testid=roster-row] [data-col]').length > 0 &&
           !!document.querySelector('[data-testid=upload-summary]') &&
           performance.now(),
         undefined,
@@ -155,6 +155,8 @@ export async function runBrowser(report: Report, o: { repoRoot: string }): Promi
     ] as const) {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });
       try {
+        // A cell is an input while it is edited: click it, then type into that input.
+        await rows.nth(row).locator('[data-col=name]').click();
         const cell = rows.nth(row).locator('input[data-col=name]');
         await cell.fill('');
         const keys = await typeAndMeasure(page, cell);

@@ -21,7 +21,7 @@ async function openUploadPage(): Promise<string> {
 
 async function rowValues(): Promise<string[][]> {
   return ui.page.getByTestId('roster-row').evaluateAll((rows) =>
-    rows.map((r) => [...r.querySelectorAll('input')].map((i) => (i as HTMLInputElement).value)),
+    rows.map((r) => [...r.querySelectorAll('[data-col]')].map((c) => (c instanceof HTMLInputElement ? c.value : (c.textContent ?? '')))),
   );
 }
 
@@ -58,6 +58,7 @@ describe('roster upload in the browser', () => {
     await expect.poll(() => page.getByTestId('roster-row').count()).toBe(1);
     const row = page.getByTestId('roster-row').first();
     expect(await row.innerText()).toContain('身份证号不正确');
+    await row.locator('[data-col=idCard]').click();
     await row.locator('input[data-col=idCard]').fill(fixed);
     await expect.poll(() => row.getAttribute('data-status')).toBe('valid');
     await expect.poll(() => page.getByRole('tab', { name: /有效 3/ }).count()).toBe(1);

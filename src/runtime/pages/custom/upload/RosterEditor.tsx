@@ -1,12 +1,12 @@
 /**
  * The roster editor: every row of a roster (up to the upload limit) in a virtualized grid
  * (@tanstack/react-virtual), so only the rows in view are in the DOM. Each row is its own component
- * subscribed to its checks in the RosterStore, and its inputs are uncontrolled (the store gets every
- * keystroke, the input keeps its text): a keystroke re-renders nothing unless it changes the row's checks,
- * and then that row only. Rows and the scroll box are CSS-contained, so a keystroke's style, layout and
+ * subscribed to its checks in the RosterStore; a cell is an <input> only while it is edited, and that input
+ * is uncontrolled (the store gets every keystroke, the input keeps its text): a keystroke re-renders
+ * nothing unless it changes the row's checks, and then that row only. Rows and the scroll box are CSS-contained, so a keystroke's style, layout and
  * paint work stays inside its row.
  */
-import { memo, useMemo, useRef, useSyncExternalStore, type CSSProperties } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Button, Empty } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
@@ -38,26 +38,69 @@ const inputStyle: CSSProperties = {
 };
 const inputErrorStyle: CSSProperties = { ...inputStyle, borderColor: '#ff4d4f', outlineColor: '#ff4d4f' };
 
+// The value box of a cell that is not being edited: the input's look, its text on one line.
+const boxStyle: CSSProperties = { ...inputStyle, display: 'flex', alignItems: 'center', overflow: 'hidden', whiteSpace: 'pre', cursor: 'text', lineHeight: '26px' };
+const boxErrorStyle: CSSProperties = { ...boxStyle, borderColor: '#ff4d4f', outlineColor: '#ff4d4f' };
+
 /**
- * One cell: a plain, uncontrolled <input> (antd's Input costs several times more per render) that starts
- * with the store's value and re-renders only when its own error changes. Rows are keyed by their id and
- * only ever edited here, so the input's text and the store's value never disagree.
+ * One cell. At rest it is a focusable text box showing the store's value; focus (a click or Tab) turns it
+ * into a plain, uncontrolled <input> with the caret where the click was (at the end after Tab), and leaving
+ * it turns it back. Only the cell being edited is an <input>: every input is its own scroller and clip in
+ * Chromium's paint, so a screen of ~70 inputs made each keystroke's repaint pay for all of them
+ * (docs/benchmarks.md). The store gets every keystroke; the cell re-renders only when its own error
+ * changes or it starts or stops editing.
  */
 const Cell = memo(function Cell(p: { store: RosterStore; id: number; col: string; label: string; error?: string; flagged: boolean }) {
+  const [editing, setEditing] = useState(false);
+  // Where a click landed in the text, so the input's caret goes there (Tab puts it at the end).
+  const clicked = useRef<number | null>(null);
+  const focusInput = useCallback((el: HTMLInputElement | null) => {
+    if (!el || el === document.activeElement) return;
+    const at = Math.min(clicked.current ?? el.value.length, el.value.length);
+    clicked.current = null;
+    el.focus();
+    el.setSelectionRange(at, at);
+  }, []);
+  const value = p.store.getRow(p.id)?.values[p.col] ?? '';
+  const common = { 'aria-label': p.label, 'aria-invalid': p.flagged || undefined, 'data-col': p.col, title: p.error };
   return (
     <div role="cell" style={cellStyle}>
-      <input
-        aria-label={p.label}
-        aria-invalid={p.flagged || undefined}
-        data-col={p.col}
-        defaultValue={p.store.getRow(p.id)?.values[p.col] ?? ''}
-        title={p.error}
-        style={p.flagged ? inputErrorStyle : inputStyle}
-        onChange={(e) => p.store.setCell(p.id, p.col, e.target.value)}
-      />
+      {editing ? (
+        <input
+          {...common}
+          ref={focusInput}
+          defaultValue={value}
+          style={p.flagged ? inputErrorStyle : inputStyle}
+          onChange={(e) => p.store.setCell(p.id, p.col, e.target.value)}
+          onBlur={() => setEditing(false)}
+        />
+      ) : (
+        <div
+          {...common}
+          role="textbox"
+          tabIndex={0}
+          style={p.flagged ? boxErrorStyle : boxStyle}
+          onMouseDown={(e) => (clicked.current = textOffsetAt(e.currentTarget, e.clientX, e.clientY))}
+          onFocus={() => setEditing(true)}
+        >
+          {value}
+        </div>
+      )}
     </div>
   );
 });
+
+/** The character offset of a point in the box's text (null when the point is not on its text). */
+function textOffsetAt(box: HTMLElement, x: number, y: number): number | null {
+  const d = document as Document & { caretPositionFromPoint?(x: number, y: number): { offsetNode: Node; offset: number } | null };
+  const pos = d.caretPositionFromPoint
+    ? d.caretPositionFromPoint(x, y)
+    : (() => {
+        const r = document.caretRangeFromPoint?.(x, y);
+        return r ? { offsetNode: r.startContainer, offset: r.startOffset } : null;
+      })();
+  return pos && pos.offsetNode.nodeType === Node.TEXT_NODE && pos.offsetNode.parentNode === box ? pos.offset : null;
+}
 
 const RemoveButton = memo(function RemoveButton({ store, id, label }: { store: RosterStore; id: number; label: string }) {
   return (
@@ -95,7 +138,7 @@ const RowView = memo(function RowView({ store, id, start, columns, minWidth }: {
         background: r.status === 'error' ? '#fff2f0' : r.status === 'duplicate' ? '#fffbe6' : undefined,
       }}
     >
-      <div role="cell" style={{ ...cellStyle, color: '#8c8c8c' }}>
+      <div role="cell" style={{ ...cellStyle, color: '#595959' }}>
         {r.row ?? '新增'}
       </div>
       {store.columns.map((c) => (
@@ -112,7 +155,7 @@ const RowView = memo(function RowView({ store, id, start, columns, minWidth }: {
       <div role="cell" style={cellStyle}>
         <span
           title={problems || undefined}
-          style={{ fontSize: 12, color: r.status === 'error' ? '#ff4d4f' : '#d48806', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          style={{ fontSize: 12, color: r.status === 'error' ? '#cf1322' : '#874d00', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
         >
           {problems}
         </span>
