@@ -147,6 +147,8 @@ describe('static serving', () => {
       expect(r.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
       expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
+    // An API answer has no inline script: the same policy, scripts from 'self' only.
+    expect(api.headers.get('content-security-policy')).toBe(csp.replace(` 'nonce-${nonce}'`, ''));
     // A fresh nonce per response.
     const again = await fetch(`${based.url}orders`);
     expect(again.headers.get('content-security-policy')).not.toContain(nonce!);

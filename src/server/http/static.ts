@@ -3,6 +3,7 @@ import { extname, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badInput, notFound } from './errors.ts';
+import { cspNonceOf } from './security.ts';
 
 /** Types where send's defaults differ from what browsers expect today. */
 const TYPES: Record<string, string> = {
@@ -67,7 +68,7 @@ export default async function staticRoutes(app: FastifyInstance, opts: StaticOpt
       throw notFound('控制台页面尚未构建（缺少 index.html）');
     }
     html = html.split('"./').join(`"${basePath}`); // assets and the favicon, from any page depth
-    const tag = `<script nonce="${req.cspNonce}">window.__APP_CONFIG__=${cfgJson};window.__APP_SCHEMAS__=${schemasJson}</script>`;
+    const tag = `<script nonce="${cspNonceOf(req)}">window.__APP_CONFIG__=${cfgJson};window.__APP_SCHEMAS__=${schemasJson}</script>`;
     html = html.includes('</head>') ? html.replace('</head>', `${tag}</head>`) : tag + html;
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   }
