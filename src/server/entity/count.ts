@@ -115,18 +115,23 @@ function smallestCountTable(e: EntitySchema, fits: (c: CountTable) => boolean, p
  * SQL of the exact number of the business's ($1) rows matching `filters` (or, with `sum`, the sum of
  * that field over them), read from a counter table, or undefined when no counter table answers them:
  * every filter must be an equality on a counted field or a day range on a counted date, or the list's
- * one filter a derived status (derived-sql.ts). The smallest fitting table is read, with the filters'
- * own parameters (a statement must not carry one it never reads).
+ * one filter a derived status (derived-sql.ts). The smallest fitting table is read (fewest keys, then
+ * per month rather than per day), with the filters' own parameters (a statement must not carry one it never reads).
  */
 export function countedSql(e: EntitySchema, filters: Filter[], today: () => string, sum?: string): string | undefined {
   const derived = filters.find((f) => f.derived);
   if (derived) {
     return filters.length === 1 && !sum ? derivedCountSql(e, derived.key, derived.derived!, today, '$1') ?? undefined : undefined;
   }
-  const t = smallestCountTable(
-    e,
-    (c) => (!sum || c.sums.some((s) => s.key === sum)) && filters.every((f) => c.keys.some((k) => k.key === f.key && f.counted?.kind === (k.day ? 'day' : 'value'))),
-  );
+  // A per-month table answers too when no filter is on its month (a plan's orders: 24 months × plans
+  // rows instead of 731 days × plans); of tables with as many keys, it is the smaller one.
+  const t = countTablesOf(e)
+    .filter(
+      (c) =>
+        (!sum || c.sums.some((s) => s.key === sum)) &&
+        filters.every((f) => c.keys.some((k) => k.key === f.key && !k.month && f.counted?.kind === (k.day ? 'day' : 'value'))),
+    )
+    .sort((a, b) => a.keys.length - b.keys.length || Number(isMonthly(b)) - Number(isMonthly(a)))[0];
   if (!t) return filters.length === 1 && !sum ? charCountedSql(e, filters[0]) : undefined;
   const conds = ['business_id = $1', ...filters.flatMap((f) => f.counted!.where(t.keys.find((k) => k.key === f.key)!.column))];
   const what = sum ? t.sums.find((s) => s.key === sum)!.column : 'n';
