@@ -64,6 +64,16 @@ describe.each(targets)('entity migrate on %s', (_name, url) => {
     expect(idx.has('insured_persons_name_chars')).toBe(true); // and the characters' GIN (shorter terms)
     expect(idx.has('orders_paid_at_desc_idx')).toBe(true); // nullable sort column: DESC NULLS LAST
     expect((await migrateEntities(db, { entities: list })).statements).toEqual([]);
+    // A cover status's event column: indexed over the rows that have an event only; the full index of
+    // an older database is replaced.
+    const eventIdx = `SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'insured_persons_cover_event_set_idx'`;
+    expect((await db.query<{ indexdef: string }>(eventIdx))[0].indexdef).toMatch(/\(business_id, cover_event\) WHERE \(cover_event IS NOT NULL\)$/);
+    await db.query('DROP INDEX insured_persons_cover_event_set_idx');
+    await db.query('CREATE INDEX insured_persons_cover_event_idx ON insured_persons (business_id, cover_event)');
+    expect((await migrateEntities(db, { entities: list })).statements).toEqual([
+      'CREATE INDEX IF NOT EXISTS insured_persons_cover_event_set_idx ON insured_persons (business_id, cover_event) WHERE cover_event IS NOT NULL',
+      'DROP INDEX IF EXISTS insured_persons_cover_event_idx',
+    ]);
   });
 
   it('upgrades a database created by the hand-written gateway DDL without refusing anything', async () => {

@@ -116,7 +116,7 @@ export function indexNamesIn(statements: readonly string[]): string[] {
 }
 
 /** Suffixes indexesFor gives the non-unique indexes it derives (`<table>_<column>_<suffix>`). */
-const DERIVED_SUFFIXES = ['trgm', 'chars', 'sort_idx', 'desc_idx', 'idx'] as const;
+const DERIVED_SUFFIXES = ['trgm', 'chars', 'sort_idx', 'desc_idx', 'set_idx', 'idx'] as const;
 
 export interface MigrateReport {
   /** every statement applied, in order */
