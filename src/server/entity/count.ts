@@ -116,7 +116,8 @@ function smallestCountTable(e: EntitySchema, fits: (c: CountTable) => boolean, p
  * that field over them), read from a counter table, or undefined when no counter table answers them:
  * every filter must be an equality on a counted field or a day range on a counted date, or the list's
  * one filter a derived status (derived-sql.ts). The smallest fitting table is read (fewest keys, then
- * per month rather than per day), with the filters' own parameters (a statement must not carry one it never reads).
+ * per month rather than per day), with the filters' own parameters (a statement must not carry one it
+ * never reads).
  */
 export function countedSql(e: EntitySchema, filters: Filter[], today: () => string, sum?: string): string | undefined {
   const derived = filters.find((f) => f.derived);

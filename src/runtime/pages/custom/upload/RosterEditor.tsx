@@ -1,10 +1,10 @@
 /**
  * The roster editor: every row of a roster (up to the upload limit) in a virtualized grid
  * (@tanstack/react-virtual), so only the rows in view are in the DOM. Each row is its own component
- * subscribed to its checks in the RosterStore; a cell is an <input> only while it is edited, and that input
- * is uncontrolled (the store gets every keystroke, the input keeps its text): a keystroke re-renders
- * nothing unless it changes the row's checks, and then that row only. Rows and the scroll box are CSS-contained, so a keystroke's style, layout and
- * paint work stays inside its row.
+ * subscribed to its checks in the RosterStore; a cell is an <input> only while it is edited, and that
+ * input is uncontrolled (the store gets every keystroke, the input keeps its text): a keystroke re-renders
+ * nothing unless it changes the row's checks, and then that row only. Rows and the scroll box are
+ * CSS-contained, so a keystroke's style, layout and paint work stays inside its row.
  */
 import { memo, useCallback, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
