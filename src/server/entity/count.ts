@@ -103,12 +103,13 @@ export async function countRows(db: Queryable, table: string, where: string, par
 
 /**
  * The entity's counter table with the fewest keys among those `fits` accepts (the fewest rows to read):
- * by day (every reader), or by month (only the charts' month groups, monthlySql).
+ * by day (every reader), by month (only the charts' month groups, monthlySql), or either (a total whose
+ * filters leave the month alone; of tables with as many keys, the per-month one is the smaller).
  */
-function smallestCountTable(e: EntitySchema, fits: (c: CountTable) => boolean, per: 'day' | 'month' = 'day'): CountTable | undefined {
+function smallestCountTable(e: EntitySchema, fits: (c: CountTable) => boolean, per: 'day' | 'month' | 'either' = 'day'): CountTable | undefined {
   return countTablesOf(e)
-    .filter((c) => isMonthly(c) === (per === 'month') && fits(c))
-    .sort((a, b) => a.keys.length - b.keys.length)[0];
+    .filter((c) => (per === 'either' || isMonthly(c) === (per === 'month')) && fits(c))
+    .sort((a, b) => a.keys.length - b.keys.length || Number(isMonthly(b)) - Number(isMonthly(a)))[0];
 }
 
 /**
@@ -125,14 +126,14 @@ export function countedSql(e: EntitySchema, filters: Filter[], today: () => stri
     return filters.length === 1 && !sum ? derivedCountSql(e, derived.key, derived.derived!, today, '$1') ?? undefined : undefined;
   }
   // A per-month table answers too when no filter is on its month (a plan's orders: 24 months × plans
-  // rows instead of 731 days × plans); of tables with as many keys, it is the smaller one.
-  const t = countTablesOf(e)
-    .filter(
-      (c) =>
-        (!sum || c.sums.some((s) => s.key === sum)) &&
-        filters.every((f) => c.keys.some((k) => k.key === f.key && !k.month && f.counted?.kind === (k.day ? 'day' : 'value'))),
-    )
-    .sort((a, b) => a.keys.length - b.keys.length || Number(isMonthly(b)) - Number(isMonthly(a)))[0];
+  // rows instead of 731 days × plans).
+  const t = smallestCountTable(
+    e,
+    (c) =>
+      (!sum || c.sums.some((s) => s.key === sum)) &&
+      filters.every((f) => c.keys.some((k) => k.key === f.key && !k.month && f.counted?.kind === (k.day ? 'day' : 'value'))),
+    'either',
+  );
   if (!t) return filters.length === 1 && !sum ? charCountedSql(e, filters[0]) : undefined;
   const conds = ['business_id = $1', ...filters.flatMap((f) => f.counted!.where(t.keys.find((k) => k.key === f.key)!.column))];
   const what = sum ? t.sums.find((s) => s.key === sum)!.column : 'n';
